@@ -1,0 +1,35 @@
+// Copyright (c) 2026 The spirv-conv authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// The whole pipeline for one module: load -> validate input -> build IR ->
+// passes -> emit -> validate output. Nothing is written here: the caller
+// writes the result only when this returns a value.
+
+#ifndef INCLUDE_SPIRV_CONV_PIPELINE_H_
+#define INCLUDE_SPIRV_CONV_PIPELINE_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "spirv_conv/load.h"
+#include "spirv_conv/status.h"
+#include "spirv_conv/validate.h"
+
+namespace spirv_conv {
+
+struct PipelineOptions {
+  ValidatorFlags validator;
+  // Do not validate the input (spirv-opt --skip-validation). The output is
+  // validated regardless: spirv-conv never emits a module spirv-val rejects.
+  bool skip_input_validation = false;
+};
+
+// Runs |binary| through the pipeline and returns the validated output words.
+// Errors: kBadInput (input invalid or unparsable), kInvalidOutput (the result
+// failed validation).
+Expected<std::vector<uint32_t>> RunPipeline(const SpirvBinary& binary,
+                                            const PipelineOptions& options);
+
+}  // namespace spirv_conv
+
+#endif  // INCLUDE_SPIRV_CONV_PIPELINE_H_

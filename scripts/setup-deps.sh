@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Installs everything spirv-conv needs on a Debian bookworm machine.
+# Idempotent and quiet when everything is already there.
+#
+#   scripts/setup-deps.sh            # packages + pinned SPIRV-Tools and glslang sources
+#
+# Environment:
+#   SPIRV_CONV_THIRD_PARTY  where the source packages go (default: <repo>/third_party, git-ignored)
+#   SPIRV_CONV_VERBOSE=1    show apt output
+set -euo pipefail
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+third_party=${SPIRV_CONV_THIRD_PARTY:-$repo/third_party}
+
+# The versions this project is built and tested against (Debian bookworm).
+SPIRV_TOOLS_DEB_VERSION=2023.1-2
+GLSLANG_DEB_VERSION=12.0.0-2
+
+# Debian packages: build tools, libraries, and the peer tools the tests compare against.
+packages=(
+  cmake ninja-build ccache g++ clang libclang-rt-14-dev python3 dpkg-dev
+  spirv-headers spirv-tools glslang-dev glslang-tools
+  libgtest-dev libgmock-dev googletest libbenchmark-dev
+  nlohmann-json3-dev libcli11-dev
+)
+
+log() { echo "setup-deps: $*" >&2; }
+
+as_root() {
+  if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+quiet() {
+  if [ "${SPIRV_CONV_VERBOSE:-0}" = 1 ]; then "$@"; else
+    local out; if ! out=$("$@" 2>&1); then echo "$out" >&2; return 1; fi
+  fi
+}
+
+apt_updated=0
+apt_update() {
+  [ $apt_updated = 1 ] && return 0
+  log "apt-get update"
+  quiet as_root apt-get update -q
+  apt_updated=1
+}
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  apt_update
+  log "installing ${missing[*]}"
+  quiet as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+# deb-src entry of the project's own, so `apt-get source` can fetch the pinned source packages.
+src_list=/etc/apt/sources.list.d/spirv-conv-deb-src.sources
+if [ ! -f "$src_list" ]; then
+  log "adding $src_list"
+  as_root tee "$src_list" >/dev/null <<'SRC'
+# Added by spirv-conv scripts/setup-deps.sh: source packages for SPIRV-Tools and glslang.
+Types: deb-src
+URIs: http://deb.debian.org/debian
+Suites: bookworm
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SRC
+  apt_updated=0
+fi
+
+# fetch_source PACKAGE VERSION DIR: unpack the Debian source package into DIR (once).
+fetch_source() {
+  local pkg=$1 version=$2 dir=$3
+  [ -f "$dir/.spirv-conv-version" ] && [ "$(cat "$dir/.spirv-conv-version")" = "$version" ] && return 0
+  apt_update
+  log "fetching source package $pkg=$version"
+  local tmp; tmp=$(mktemp -d "$third_party/.fetch.XXXXXX")
+  (cd "$tmp" && quiet apt-get source -q --download-only "$pkg=$version" &&
+     quiet dpkg-source --no-check -x ./*.dsc unpacked)
+  rm -rf "$dir"
+  mv "$tmp/unpacked" "$dir"
+  rm -rf "$tmp"
+  echo "$version" >"$dir/.spirv-conv-version"
+}
+
+mkdir -p "$third_party"
+fetch_source spirv-tools "$SPIRV_TOOLS_DEB_VERSION" "$third_party/spirv-tools"
+fetch_source glslang "$GLSLANG_DEB_VERSION" "$third_party/glslang"

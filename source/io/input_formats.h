@@ -1,0 +1,54 @@
+// Copyright (c) 2026 The spirv-conv authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// The three input formats spirv-conv reads, each turned into SPIR-V words by
+// its own translation unit; load.cpp picks one per input.
+
+#ifndef SOURCE_IO_INPUT_FORMATS_H_
+#define SOURCE_IO_INPUT_FORMATS_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "spirv_conv/load.h"
+#include "spirv_conv/status.h"
+
+namespace spirv_conv {
+namespace io {
+
+// SPIR-V's magic number as the first word of a module in host byte order.
+constexpr uint32_t kSpirvMagic = 0x07230203u;
+constexpr size_t kSpirvHeaderWords = 5;
+
+// Reads the whole of |path| ("-" reads standard input).
+Expected<std::string> ReadInput(const std::string& path, const std::string& display_name);
+
+// Decides how to read |bytes| named |name|: SPIR-V magic first, then the file
+// extension, then a look at the text. |stage_given| says --stage was passed.
+Expected<SourceLanguage> DetectLanguage(const std::string& name, const std::string& bytes,
+                                        bool stage_given);
+
+// The GLSL stage implied by |name|'s extension ("frag" for "a.frag"), or "".
+std::string GlslStageFromFileName(const std::string& name);
+
+// Binary: checks the word stream and header and converts to host byte order.
+Expected<std::vector<uint32_t>> WordsFromBinary(const std::string& name, const std::string& bytes);
+
+// Assembly: assembles |text| for |env|.
+Expected<std::vector<uint32_t>> WordsFromAssembly(const std::string& name, const std::string& text,
+                                                  spv_target_env env, bool preserve_numeric_ids);
+
+// The SPIR-V version named by a "; Version: X.Y" header comment, as spirv-dis
+// writes it, if |text| has one before its first instruction.
+std::optional<spv_target_env> AssemblyVersionComment(const std::string& text);
+
+// GLSL: compiles |source| for |env| (a Vulkan or OpenGL environment) with glslang.
+Expected<std::vector<uint32_t>> WordsFromGlsl(const std::string& name, const std::string& source,
+                                              spv_target_env env, const GlslOptions& options);
+
+}  // namespace io
+}  // namespace spirv_conv
+
+#endif  // SOURCE_IO_INPUT_FORMATS_H_

@@ -1,0 +1,69 @@
+// Copyright (c) 2026 The spirv-conv authors
+// SPDX-License-Identifier: Apache-2.0
+
+#include "spirv_conv/load.h"
+
+#include "io/input_formats.h"
+#include "spirv_conv/target_env.h"
+
+namespace spirv_conv {
+
+const char* SourceLanguageName(SourceLanguage language) {
+  switch (language) {
+    case SourceLanguage::kBinary:
+      return "binary";
+    case SourceLanguage::kAssembly:
+      return "assembly";
+    case SourceLanguage::kGlsl:
+      return "GLSL";
+  }
+  return "unknown";
+}
+
+Expected<SpirvBinary> LoadSpirvFromBytes(const std::string& name, const std::string& bytes,
+                                         const LoadOptions& options) {
+  SpirvBinary result;
+  result.name = name;
+  if (options.language) {
+    if (bytes.empty()) return MakeError(ExitCode::kBadInput, name, "empty file");
+    result.language = *options.language;
+  } else {
+    Expected<SourceLanguage> language =
+        io::DetectLanguage(name, bytes, !options.glsl.stage.empty());
+    if (!language) return language.error();
+    result.language = *language;
+  }
+
+  Expected<std::vector<uint32_t>> words = std::vector<uint32_t>();
+  switch (result.language) {
+    case SourceLanguage::kBinary:
+      words = io::WordsFromBinary(name, bytes);
+      break;
+    case SourceLanguage::kAssembly: {
+      const spv_target_env env = options.target_env.value_or(
+          io::AssemblyVersionComment(bytes).value_or(SPV_ENV_UNIVERSAL_1_6));
+      words = io::WordsFromAssembly(name, bytes, env, options.preserve_numeric_ids);
+      break;
+    }
+    case SourceLanguage::kGlsl:
+      words = io::WordsFromGlsl(name, bytes, options.target_env.value_or(SPV_ENV_VULKAN_1_2),
+                                options.glsl);
+      break;
+  }
+  if (!words) return words.error();
+  if (words->size() < io::kSpirvHeaderWords) {
+    return MakeError(ExitCode::kBadInput, name, "no SPIR-V module (shorter than its header)");
+  }
+  result.words = std::move(*words);
+  result.target_env = options.target_env.value_or(DefaultTargetEnv(result.words));
+  return result;
+}
+
+Expected<SpirvBinary> LoadSpirv(const std::string& path, const LoadOptions& options) {
+  const std::string name = path == "-" ? "<stdin>" : path;
+  Expected<std::string> bytes = io::ReadInput(path, name);
+  if (!bytes) return bytes.error();
+  return LoadSpirvFromBytes(name, *bytes, options);
+}
+
+}  // namespace spirv_conv

@@ -1,0 +1,97 @@
+// Copyright (c) 2026 The spirv-conv authors
+// SPDX-License-Identifier: Apache-2.0
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+
+#include "spirv_conv/emit.h"
+
+namespace spirv_conv {
+namespace {
+
+namespace fs = std::filesystem;
+
+Error IoError(const std::string& path, const std::string& what) {
+  return MakeError(ExitCode::kOutputError, path, what + ": " + std::strerror(errno));
+}
+
+// Writes all of |contents| to |fd|.
+bool WriteAll(int fd, const std::string& contents) {
+  size_t done = 0;
+  while (done < contents.size()) {
+    const ssize_t n = ::write(fd, contents.data() + done, contents.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    done += static_cast<size_t>(n);
+  }
+  return true;
+}
+
+bool SameFile(const std::string& a, const std::string& b) {
+  std::error_code ec;
+  return fs::exists(a, ec) && fs::exists(b, ec) && fs::equivalent(a, b, ec);
+}
+
+}  // namespace
+
+Status WriteOutput(const std::string& path, const std::string& contents,
+                   const std::vector<std::string>& inputs) {
+  if (path == "-") {
+    std::cout.write(contents.data(), static_cast<std::streamsize>(contents.size()));
+    std::cout.flush();
+    if (!std::cout) return MakeError(ExitCode::kOutputError, "<stdout>", "write failed");
+    return Ok{};
+  }
+  for (const std::string& input : inputs) {
+    if (input != "-" && SameFile(input, path)) {
+      return MakeError(ExitCode::kBadInput, path,
+                       "refusing to overwrite the input file; name another output");
+    }
+  }
+
+  // A temporary file next to the target, so the rename stays on one file system.
+  const fs::path target(path);
+  const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
+  std::string temp = (dir / ("." + target.filename().string() + ".tmp.XXXXXX")).string();
+  const int fd = ::mkstemp(temp.data());
+  if (fd < 0) return IoError(path, "cannot create a temporary file in '" + dir.string() + "'");
+
+  // Keep the permissions an existing file had; otherwise the usual 0666 & ~umask.
+  struct stat existing;
+  if (::stat(path.c_str(), &existing) == 0) {
+    ::fchmod(fd, existing.st_mode & 07777);
+  } else {
+    const mode_t mask = ::umask(0);
+    ::umask(mask);
+    ::fchmod(fd, 0666 & ~mask);
+  }
+
+  if (!WriteAll(fd, contents) || ::fsync(fd) != 0) {
+    Error error = IoError(path, "write failed");
+    ::close(fd);
+    ::unlink(temp.c_str());
+    return error;
+  }
+  if (::close(fd) != 0) {
+    Error error = IoError(path, "write failed");
+    ::unlink(temp.c_str());
+    return error;
+  }
+  if (::rename(temp.c_str(), path.c_str()) != 0) {
+    Error error = IoError(path, "cannot replace the output file");
+    ::unlink(temp.c_str());
+    return error;
+  }
+  return Ok{};
+}
+
+}  // namespace spirv_conv
