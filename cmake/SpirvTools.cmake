@@ -56,10 +56,10 @@ function(spirv_conv_add_spirv_tools)
   # Release even when spirv-conv itself is Debug or sanitized: SPIRV-Tools' own
   # Debug mode re-checks the whole IR context after every pass.
   set(CMAKE_BUILD_TYPE Release)
-  # Sanitizer and warning flags of this project are per-target; make sure
-  # nothing global leaks into the subproject.
-  set(CMAKE_CXX_FLAGS "")
-  set(CMAKE_C_FLAGS "")
+  # Only the instrumentation (sanitizers, fuzzer coverage) is shared with
+  # the subproject; warning flags of this project stay per-target.
+  set(CMAKE_CXX_FLAGS "${SPIRV_CONV_INSTRUMENT_FLAGS}")
+  set(CMAKE_C_FLAGS "${SPIRV_CONV_INSTRUMENT_FLAGS}")
   add_subdirectory("${SPIRV_TOOLS_SOURCE_DIR}" "${PROJECT_BINARY_DIR}/spirv-tools" EXCLUDE_FROM_ALL)
 endfunction()
 spirv_conv_add_spirv_tools()

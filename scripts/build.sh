@@ -14,7 +14,9 @@ shift || true
 case "$config" in
   release) cmake_args=(-DCMAKE_BUILD_TYPE=Release) ;;
   debug) cmake_args=(-DCMAKE_BUILD_TYPE=Debug) ;;
-  asan) cmake_args=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DSPIRV_CONV_SANITIZE=address,undefined) ;;
+  # ASan+UBSan over everything (SPIRV-Tools too), coverage for libFuzzer.
+  asan) cmake_args=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DSPIRV_CONV_SANITIZE=address,undefined
+                    -DSPIRV_CONV_FUZZING=ON) ;;
   *) echo "build.sh: unknown configuration '$config' (release, debug, asan)" >&2; exit 2 ;;
 esac
 

@@ -4,6 +4,7 @@
 #include <regex>
 
 #include "io/input_formats.h"
+#include "io/message_capture.h"
 #include "spirv-tools/libspirv.hpp"
 
 namespace spirv_conv {
@@ -38,21 +39,18 @@ std::optional<spv_target_env> AssemblyVersionComment(const std::string& text) {
 Expected<std::vector<uint32_t>> WordsFromAssembly(const std::string& name, const std::string& text,
                                                   spv_target_env env, bool preserve_numeric_ids) {
   spvtools::SpirvTools tools(env);
-  std::string first_error;
-  tools.SetMessageConsumer([&first_error](spv_message_level_t, const char*,
-                                          const spv_position_t& position, const char* message) {
-    if (!first_error.empty()) return;
-    // The assembler counts lines and columns from 0.
-    first_error = std::to_string(position.line + 1) + ":" + std::to_string(position.column + 1) +
-                  ": " + message;
-  });
+  MessageCapture errors;
+  tools.SetMessageConsumer(errors.Consumer());
   std::vector<uint32_t> words;
   const uint32_t options =
       preserve_numeric_ids ? SPV_TEXT_TO_BINARY_OPTION_PRESERVE_NUMERIC_IDS : 0u;
   if (!tools.Assemble(text, &words, options)) {
-    // Report as "file:line:col: message", the form editors jump to.
-    return Error{ExitCode::kBadInput,
-                 name + ":" + (first_error.empty() ? "cannot assemble" : first_error)};
+    // Report as "file:line:col: message", the form editors jump to. The
+    // assembler counts lines and columns from 0.
+    if (errors.empty()) return MakeError(ExitCode::kBadInput, name, "cannot assemble");
+    return Error{ExitCode::kBadInput, name + ":" + std::to_string(errors.position().line + 1) +
+                                          ":" + std::to_string(errors.position().column + 1) +
+                                          ": " + errors.First("")};
   }
   return words;
 }

@@ -1,6 +1,7 @@
 // Copyright (c) 2026 The spirv-conv authors
 // SPDX-License-Identifier: Apache-2.0
 
+#include "io/message_capture.h"
 #include "spirv-tools/libspirv.hpp"
 #include "spirv_conv/emit.h"
 
@@ -16,14 +17,12 @@ Expected<std::string> Disassemble(const std::vector<uint32_t>& words, spv_target
   if (options.comment) flags |= SPV_BINARY_TO_TEXT_OPTION_COMMENT;
 
   spvtools::SpirvTools tools(env);
-  std::string first_error;
-  tools.SetMessageConsumer([&first_error](spv_message_level_t level, const char*,
-                                          const spv_position_t&, const char* message) {
-    if (first_error.empty() && level <= SPV_MSG_ERROR) first_error = message;
-  });
+  io::MessageCapture errors;
+  tools.SetMessageConsumer(errors.Consumer());
   std::string text;
   if (!tools.Disassemble(words, &text, flags)) {
-    return MakeError(ExitCode::kBadInput, name, "cannot disassemble: " + first_error);
+    return MakeError(ExitCode::kBadInput, name,
+                     "cannot disassemble: " + errors.First("malformed module"));
   }
   return text;
 }

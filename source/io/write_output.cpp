@@ -58,8 +58,29 @@ Status WriteOutput(const std::string& path, const std::string& contents,
     }
   }
 
+  // Through a symbolic link, replace the file it points to, not the link.
+  std::error_code ec;
+  fs::path target(path);
+  if (fs::is_symlink(target, ec)) {
+    const fs::path resolved = fs::weakly_canonical(target, ec);
+    if (!ec) target = resolved;
+  }
+  const fs::file_status status = fs::status(target, ec);
+  if (fs::is_directory(status)) {
+    return MakeError(ExitCode::kOutputError, path, "is a directory");
+  }
+  // A FIFO or a device (-o /dev/stdout) cannot be replaced: write straight to it.
+  if (fs::exists(status) && !fs::is_regular_file(status)) {
+    const int fd = ::open(target.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd < 0) return IoError(path, "cannot open");
+    const bool ok = WriteAll(fd, contents);
+    Error error = ok ? Error{} : IoError(path, "write failed");
+    ::close(fd);
+    if (!ok) return error;
+    return Ok{};
+  }
+
   // A temporary file next to the target, so the rename stays on one file system.
-  const fs::path target(path);
   const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
   std::string temp = (dir / ("." + target.filename().string() + ".tmp.XXXXXX")).string();
   const int fd = ::mkstemp(temp.data());
@@ -67,7 +88,7 @@ Status WriteOutput(const std::string& path, const std::string& contents,
 
   // Keep the permissions an existing file had; otherwise the usual 0666 & ~umask.
   struct stat existing;
-  if (::stat(path.c_str(), &existing) == 0) {
+  if (::stat(target.c_str(), &existing) == 0) {
     ::fchmod(fd, existing.st_mode & 07777);
   } else {
     const mode_t mask = ::umask(0);
@@ -86,7 +107,7 @@ Status WriteOutput(const std::string& path, const std::string& contents,
     ::unlink(temp.c_str());
     return error;
   }
-  if (::rename(temp.c_str(), path.c_str()) != 0) {
+  if (::rename(temp.c_str(), target.c_str()) != 0) {
     Error error = IoError(path, "cannot replace the output file");
     ::unlink(temp.c_str());
     return error;

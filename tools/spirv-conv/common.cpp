@@ -37,35 +37,32 @@ void AddInputFlags(CLI::App* command, InputFlags* flags) {
                  "Assembly: renumber %N ids instead of keeping N (spirv-as' default)")
       ->group("Input");
 
-  const char* kVal = "Validator (as spirv-val)";
-  ValidatorFlags& v = flags->validator;
-  command->add_flag("--relax-block-layout", v.relax_block_layout, "Relaxed block layout")
-      ->group(kVal);
-  command
-      ->add_flag("--uniform-buffer-standard-layout", v.uniform_buffer_standard_layout,
-                 "Uniform buffers may use std430-like layout")
-      ->group(kVal);
-  command->add_flag("--scalar-block-layout", v.scalar_block_layout, "Scalar block layout")
-      ->group(kVal);
-  command
-      ->add_flag("--workgroup-scalar-block-layout", v.workgroup_scalar_block_layout,
-                 "Scalar layout for Workgroup blocks")
-      ->group(kVal);
-  command->add_flag("--skip-block-layout", v.skip_block_layout, "Skip block layout checks")
-      ->group(kVal);
-  command
-      ->add_flag("--relax-logical-pointer", v.relax_logical_pointer,
-                 "Allow pointer-typed values in logical addressing")
-      ->group(kVal);
-  command
-      ->add_flag("--relax-struct-store", v.relax_struct_store,
-                 "Allow OpStore of structs with different but compatible types")
-      ->group(kVal);
-  command
-      ->add_flag("--before-hlsl-legalization", v.before_hlsl_legalization,
-                 "Accept HLSL before legalization")
-      ->group(kVal);
-  command->add_flag("--allow-localsizeid", v.allow_localsizeid, "Allow LocalSizeId")->group(kVal);
+  // spirv-val's relaxations, under spirv-val's names.
+  struct ValidatorFlag {
+    const char* name;
+    bool ValidatorFlags::*member;
+    const char* help;
+  };
+  static const ValidatorFlag kValidatorFlags[] = {
+      {"--relax-block-layout", &ValidatorFlags::relax_block_layout, "Relaxed block layout"},
+      {"--uniform-buffer-standard-layout", &ValidatorFlags::uniform_buffer_standard_layout,
+       "Uniform buffers may use std430-like layout"},
+      {"--scalar-block-layout", &ValidatorFlags::scalar_block_layout, "Scalar block layout"},
+      {"--workgroup-scalar-block-layout", &ValidatorFlags::workgroup_scalar_block_layout,
+       "Scalar layout for Workgroup blocks"},
+      {"--skip-block-layout", &ValidatorFlags::skip_block_layout, "Skip block layout checks"},
+      {"--relax-logical-pointer", &ValidatorFlags::relax_logical_pointer,
+       "Allow pointer-typed values in logical addressing"},
+      {"--relax-struct-store", &ValidatorFlags::relax_struct_store,
+       "Allow OpStore of structs with different but compatible types"},
+      {"--before-hlsl-legalization", &ValidatorFlags::before_hlsl_legalization,
+       "Accept HLSL before legalization"},
+      {"--allow-localsizeid", &ValidatorFlags::allow_localsizeid, "Allow LocalSizeId"},
+  };
+  for (const ValidatorFlag& flag : kValidatorFlags) {
+    command->add_flag(flag.name, flags->validator.*flag.member, flag.help)
+        ->group("Validator (as spirv-val)");
+  }
 }
 
 Expected<LoadOptions> ToLoadOptions(const InputFlags& flags) {
@@ -83,6 +80,11 @@ Expected<LoadOptions> ToLoadOptions(const InputFlags& flags) {
   options.glsl.defines = flags.defines;
   options.glsl.debug_info = flags.debug_info;
   return options;
+}
+
+void AddFilesOption(CLI::App* command, std::vector<std::string>* files) {
+  command->add_option("FILE", *files, "Inputs: SPIR-V binary or assembly, GLSL; - for stdin")
+      ->required();
 }
 
 int Report(const Error& error) {

@@ -17,9 +17,6 @@
 namespace spirv_conv {
 namespace cli {
 
-// What a subcommand does once the command line is parsed; returns the exit code.
-using CommandFn = int (*)();
-
 // Input options: target env, GLSL front end, validator relaxations.
 struct InputFlags {
   std::string target_env;
@@ -37,6 +34,9 @@ void AddInputFlags(CLI::App* command, InputFlags* flags);
 
 // Turns |flags| into LoadOptions; a bad --target-env is a usage error.
 Expected<LoadOptions> ToLoadOptions(const InputFlags& flags);
+
+// Adds the required positional FILE... argument.
+void AddFilesOption(CLI::App* command, std::vector<std::string>* files);
 
 // Prints |error| as "spirv-conv: error: <message>" and returns its exit code.
 int Report(const Error& error);

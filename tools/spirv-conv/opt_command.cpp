@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <memory>
 
 #include "commands.h"
@@ -45,8 +46,7 @@ Command AddOptCommand(CLI::App& app) {
       "opt",
       "Run the pass pipeline: load, validate, transform, validate the result, write it. Output "
       "is written atomically and only when spirv-val accepts it; an input is never overwritten.");
-  command->add_option("FILE", flags->files, "Inputs: SPIR-V binary or assembly, GLSL; - for stdin")
-      ->required();
+  AddFilesOption(command, &flags->files);
   command
       ->add_option("-o", flags->output,
                    "Output file (- for stdout); with several inputs, an existing directory")
@@ -65,6 +65,18 @@ Command AddOptCommand(CLI::App& app) {
       return Report(Error{
           ExitCode::kBadInput,
           "several inputs need -o to name an existing directory, not '" + flags->output + "'"});
+    }
+    // Two inputs named alike ("x/a.spv", "y/a.spv") would write one file:
+    // refuse before anything is written.
+    std::map<std::string, std::string> output_of;
+    for (const std::string& file : flags->files) {
+      const std::string path = OutputPathFor(file, flags->output, into_dir, flags->text);
+      auto [it, inserted] = output_of.emplace(path, file);
+      if (!inserted) {
+        return Report(MakeError(ExitCode::kBadInput, file,
+                                "its output '" + path + "' would also be the output of '" +
+                                    it->second + "'; run them separately"));
+      }
     }
     PipelineOptions pipeline;
     pipeline.validator = flags->input.validator;

@@ -24,8 +24,7 @@ Command AddValidateCommand(CLI::App& app) {
       "validate",
       "Validate each input with spirv-val for its target env. Prints one line per valid module; "
       "exits 1 if any module is invalid, 2 if any cannot be loaded.");
-  command->add_option("FILE", flags->files, "Inputs: SPIR-V binary or assembly, GLSL; - for stdin")
-      ->required();
+  AddFilesOption(command, &flags->files);
   command->add_flag("-q,--quiet", flags->quiet, "Print nothing for valid modules");
   AddInputFlags(command, &flags->input);
 

@@ -1,0 +1,784 @@
+#!/usr/bin/env python3
+# Copyright (c) 2026 The spirv-conv authors
+# SPDX-License-Identifier: Apache-2.0
+"""Black-box tests of the spirv-conv command line.
+
+  python3 test/cli/cli_test.py --spirv-conv PATH [unittest options]
+
+Every expectation here is derived independently of spirv-conv: exit codes from
+the documented contract (0 ok, 1 findings, 2 bad input or usage, 3 invalid
+output refused, 5 output not writable), validity from the real spirv-val,
+disassembly from the real spirv-dis, compiled GLSL from glslangValidator, and
+file contents from the bytes the test wrote itself. Each test works in a fresh
+temporary folder and runs spirv-conv there, so file names in messages are the
+relative names the test passed.
+
+Needs glslangValidator, spirv-as, spirv-dis and spirv-val on PATH.
+"""
+
+import argparse
+import glob
+import os
+import random
+import re
+import shutil
+import stat
+import struct
+import subprocess
+import sys
+import threading
+import tempfile
+import unittest
+
+SPIRV_CONV = None  # set by main()
+TIMEOUT = 60  # seconds for any one process
+
+SPIRV_MAGIC = 0x07230203
+ERROR_PREFIX = "spirv-conv: error: "
+
+# A small, valid fragment shader; 8 lines.
+FRAG = """\
+#version 450
+layout(location = 0) in vec4 color;
+layout(location = 0) out vec4 result;
+
+void main() {
+  result = color * 2.0;
+}
+"""
+
+# The same shader with an error on line 6 (1-based).
+FRAG_WITH_ERROR = """\
+#version 450
+layout(location = 0) in vec4 color;
+layout(location = 0) out vec4 result;
+
+void main() {
+  result = color * undeclared_identifier;
+}
+"""
+FRAG_ERROR_LINE = 6
+
+# Compiles only when FEATURE is defined and SCALE has a value.
+FRAG_NEEDS_DEFINES = """\
+#version 450
+#ifndef FEATURE
+#error FEATURE must be defined
+#endif
+layout(location = 0) out vec4 result;
+void main() { result = vec4(SCALE); }
+"""
+
+# Needs x.glsl from an include directory.
+FRAG_WITH_INCLUDE = """\
+#version 450
+#extension GL_GOOGLE_include_directive : require
+#include "x.glsl"
+layout(location = 0) out vec4 result;
+void main() { result = included_helper(); }
+"""
+INCLUDED = "vec4 included_helper() { return vec4(0.25); }\n"
+
+# A minimal valid compute shader module (SPIR-V assembly).
+SHADER_ASM = """\
+               OpCapability Shader
+               OpMemoryModel Logical GLSL450
+               OpEntryPoint GLCompute %main "main"
+               OpExecutionMode %main LocalSize 1 1 1
+       %void = OpTypeVoid
+         %fn = OpTypeFunction %void
+       %main = OpFunction %void None %fn
+      %entry = OpLabel
+               OpReturn
+               OpFunctionEnd
+"""
+
+# The same module without OpMemoryModel: it assembles, spirv-dis and the IR
+# loader can parse it, but spirv-val rejects it (a Shader module needs a
+# memory model, and OpEntryPoint must follow it).
+INVALID_ASM = SHADER_ASM.replace("               OpMemoryModel Logical GLSL450\n", "")
+
+# An OpenCL kernel module: Kernel without Shader, OpenCL memory model.
+KERNEL_ASM = """\
+               OpCapability Addresses
+               OpCapability Kernel
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %main "main"
+       %void = OpTypeVoid
+         %fn = OpTypeFunction %void
+       %main = OpFunction %void None %fn
+      %entry = OpLabel
+               OpReturn
+               OpFunctionEnd
+"""
+
+
+class Result:
+    def __init__(self, proc):
+        self.code = proc.returncode
+        self.out = proc.stdout
+        self.err = proc.stderr.decode("utf-8", "replace")
+
+    @property
+    def text(self):
+        return self.out.decode("utf-8", "replace")
+
+    def __str__(self):
+        return "exit %d, stderr:\n%s" % (self.code, self.err)
+
+
+def swap_words(data):
+    """|data| with the bytes of every 32-bit word reversed."""
+    assert len(data) % 4 == 0
+    count = len(data) // 4
+    return struct.pack(">%dI" % count, *struct.unpack("<%dI" % count, data))
+
+
+class CliTestCase(unittest.TestCase):
+    maxDiff = None
+
+    def setUp(self):
+        self._tmp = tempfile.TemporaryDirectory(prefix="spirv-conv-cli-")
+        self.addCleanup(self._tmp.cleanup)
+        self.dir = self._tmp.name
+
+    # Files.
+
+    def path(self, name):
+        return os.path.join(self.dir, name)
+
+    def write(self, name, data):
+        if isinstance(data, str):
+            data = data.encode()
+        os.makedirs(os.path.dirname(self.path(name)) or self.dir, exist_ok=True)
+        with open(self.path(name), "wb") as f:
+            f.write(data)
+        return name
+
+    def read(self, name):
+        with open(self.path(name), "rb") as f:
+            return f.read()
+
+    def exists(self, name):
+        return os.path.lexists(self.path(name))
+
+    # Processes (all run in the test's folder).
+
+    def conv(self, *args, stdin=b""):
+        proc = subprocess.run([SPIRV_CONV] + list(args), cwd=self.dir, input=stdin,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=TIMEOUT)
+        return Result(proc)
+
+    def tool(self, *args, expect_ok=True):
+        proc = subprocess.run(list(args), cwd=self.dir, stdin=subprocess.DEVNULL,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=TIMEOUT)
+        if expect_ok and proc.returncode != 0:
+            self.fail("test premise: %s failed (exit %d):\n%s%s" % (
+                " ".join(args), proc.returncode, proc.stdout.decode("utf-8", "replace"),
+                proc.stderr.decode("utf-8", "replace")))
+        return proc
+
+    def spirv_val_accepts(self, name, env):
+        return self.tool("spirv-val", "--target-env", env, name, expect_ok=False).returncode == 0
+
+    def spirv_dis(self, name, *options):
+        return self.tool("spirv-dis", *options, name, "-o", "-").stdout.decode()
+
+    # Test modules, made by the reference tools.
+
+    def glslang(self, source_name, output_name, env=None):
+        args = ["glslangValidator", "-V"]
+        if env:
+            args += ["--target-env", env]
+        self.tool(*args, source_name, "-o", output_name)
+        return output_name
+
+    def frag_spv(self, name="shader.spv"):
+        """FRAG compiled by glslangValidator -V (Vulkan 1.0, SPIR-V 1.0)."""
+        self.write("reference.frag", FRAG)
+        self.glslang("reference.frag", name)
+        self.assertTrue(self.spirv_val_accepts(name, "vulkan1.0"), "test premise")
+        return name
+
+    def assemble(self, text, name, env="spv1.0"):
+        source = self.write(name + ".spvasm", text)
+        self.tool("spirv-as", "--target-env", env, source, "-o", name)
+        return name
+
+    def invalid_spv(self, name="invalid.spv"):
+        """A module spirv-val rejects (checked with the real spirv-val)."""
+        self.assemble(INVALID_ASM, name)
+        for env in ("vulkan1.0", "spv1.0"):
+            self.assertFalse(self.spirv_val_accepts(name, env),
+                             "test premise: spirv-val accepts the invalid module for " + env)
+        return name
+
+    # Assertions.
+
+    def assert_one_error_line(self, result, name):
+        """stderr is exactly one line, "spirv-conv: error: NAME: ..."."""
+        lines = result.err.splitlines()
+        self.assertEqual(len(lines), 1, "expected one line on stderr, got:\n" + result.err)
+        self.assertTrue(result.err.endswith("\n"), repr(result.err))
+        self.assertTrue(lines[0].startswith(ERROR_PREFIX + name + ":"),
+                        "expected '%s%s: ...', got: %s" % (ERROR_PREFIX, name, lines[0]))
+
+    def assert_no_temp_files(self, folder="."):
+        leftovers = glob.glob(os.path.join(self.path(folder), ".*.tmp.*"))
+        self.assertEqual(leftovers, [], "temporary files left behind")
+
+    def assert_unchanged(self, name, data, stat_before):
+        self.assertEqual(self.read(name), data, name + " was modified")
+        after = os.stat(self.path(name))
+        self.assertEqual(after.st_ino, stat_before.st_ino, name + " was replaced")
+        self.assertEqual(after.st_mtime_ns, stat_before.st_mtime_ns, name + " was rewritten")
+
+
+# ---------------------------------------------------------------------------
+# Bad input: the same classes for validate and opt (one subclass each).
+
+
+class BadInputMixin:
+    COMMAND = None           # "validate" or "opt"
+    INVALID_MODULE_EXIT = None
+
+    def run_command(self, *args, stdin=b""):
+        if self.COMMAND == "opt":
+            return self.conv("opt", *args, "-o", "out.spv", stdin=stdin)
+        return self.conv("validate", *args, stdin=stdin)
+
+    def check_rejected(self, name, pattern, *options, code=2):
+        result = self.run_command(*options, name)
+        self.assertEqual(result.code, code, result)
+        self.assert_one_error_line(result, name)
+        self.assertRegex(result.err, pattern)
+        self.assertEqual(result.out, b"")
+        self.assertFalse(self.exists("out.spv"), "an output was written for rejected input")
+        self.assert_no_temp_files()
+        return result
+
+    def test_missing_file(self):
+        self.check_rejected("missing.spv", r"(?i)no such file|cannot open|not found")
+
+    def test_directory(self):
+        os.mkdir(self.path("folder.spv"))
+        self.check_rejected("folder.spv", r"(?i)directory")
+
+    def test_empty_file(self):
+        self.check_rejected(self.write("empty.spv", b""), r"(?i)empty")
+
+    def test_wrong_magic(self):
+        self.check_rejected(self.write("text.spv", b"abcdefgh"), r"(?i)magic")
+
+    def test_truncated_word_stream(self):
+        data = self.read(self.frag_spv())
+        self.check_rejected(self.write("cut.spv", data[:-2]), r"(?i)truncated|whole number")
+
+    def test_truncated_header(self):
+        # Valid magic and version, then nothing: 2 of the header's 5 words.
+        data = self.read(self.frag_spv())
+        self.check_rejected(self.write("short.spv", data[:8]), r"(?i)header")
+
+    def test_garbage_with_spv_extension(self):
+        garbage = b"\xff\xfe" + random.Random(1).randbytes(254)  # 0xff: never the magic
+        self.check_rejected(self.write("garbage.spv", garbage), r"(?i)magic|not a SPIR-V")
+
+    def test_garbage_with_unknown_extension(self):
+        garbage = b"\xff\xfe" + random.Random(2).randbytes(254)
+        self.check_rejected(self.write("garbage.bin", garbage),
+                            r"(?i)not a SPIR-V|unrecognized|unknown (format|input)")
+
+    def test_assembly_syntax_error(self):
+        # The error's 1-based line must be the line the test broke.
+        module = self.frag_spv()
+        lines = self.spirv_dis(module).splitlines(keepends=True)
+        middle = next(i for i, line in enumerate(lines) if "OpSource" in line)
+        broken = lines[:middle] + ["               OpNotAnInstruction %1\n"] + lines[middle + 1:]
+        cases = [
+            ("opcode.spvasm", "".join(broken), middle + 1),
+            ("first_line.spvasm", "OpCapability NotACapability\n" + SHADER_ASM.split("\n", 1)[1], 1),
+            ("crlf.spvasm", SHADER_ASM.replace("LocalSize 1 1 1", "LocalSize 1 1 x")
+             .replace("\n", "\r\n"), 4),
+        ]
+        for name, text, line in cases:
+            with self.subTest(name=name):
+                self.write(name, text)
+                self.tool("spirv-as", name, "-o", "premise.spv", expect_ok=False)
+                self.assertFalse(self.exists("premise.spv"), "test premise: spirv-as accepts it")
+                result = self.check_rejected(name, re.escape("%s:%d:" % (name, line)))
+                self.assertTrue(result.err.startswith("%s%s:%d:" % (ERROR_PREFIX, name, line)))
+
+    def test_glsl_compile_error(self):
+        name = self.write("broken.frag", FRAG_WITH_ERROR)
+        result = self.run_command(name)
+        self.assertEqual(result.code, 2, result)
+        lines = result.err.splitlines()
+        self.assertTrue(lines and lines[0].startswith(ERROR_PREFIX + name + ":"), result.err)
+        # glslang's own diagnostic, with file and line of the error.
+        self.assertRegex(result.err, r"broken\.frag:%d\b" % FRAG_ERROR_LINE)
+        self.assertIn("undeclared_identifier", result.err)
+        self.assertFalse(self.exists("out.spv"))
+
+    def test_glsl_without_stage(self):
+        self.check_rejected(self.write("shader.glsl", FRAG), r"--stage")
+
+    def test_module_spirv_val_rejects(self):
+        name = self.invalid_spv()
+        self.check_rejected(name, r"(?i)invalid", code=self.INVALID_MODULE_EXIT)
+
+    def test_empty_stdin(self):
+        result = self.run_command("-", stdin=b"")
+        self.assertEqual(result.code, 2, result)
+        self.assert_one_error_line(result, "<stdin>")
+        self.assertFalse(self.exists("out.spv"))
+
+
+class ValidateBadInputTests(BadInputMixin, CliTestCase):
+    COMMAND = "validate"
+    INVALID_MODULE_EXIT = 1  # a finding: the module was read and is invalid
+
+
+class OptBadInputTests(BadInputMixin, CliTestCase):
+    COMMAND = "opt"
+    INVALID_MODULE_EXIT = 2  # opt's input is rejected; nothing is written
+
+
+# ---------------------------------------------------------------------------
+# Usage.
+
+
+class UsageTests(CliTestCase):
+    def test_unknown_target_env(self):
+        module = self.frag_spv()
+        for args in (["validate"], ["opt", "-o", "out.spv"], ["dis"]):
+            with self.subTest(command=args[0]):
+                result = self.conv(*args, "--target-env", "vulkan9.9", module)
+                self.assertEqual(result.code, 2, result)
+                self.assertEqual(len(result.err.splitlines()), 1, result.err)
+                self.assertIn("vulkan9.9", result.err)
+                self.assertEqual(result.out, b"")
+                self.assertFalse(self.exists("out.spv"))
+
+    def test_target_env_prefix_is_not_accepted(self):
+        # spvParseTargetEnv accepts any name starting with a known one.
+        result = self.conv("validate", "--target-env", "vulkan1.2junk", self.frag_spv())
+        self.assertEqual(result.code, 2, result)
+
+    def test_unknown_subcommand(self):
+        result = self.conv("frobnicate", self.frag_spv())
+        self.assertEqual(result.code, 2, result)
+        self.assertNotEqual(result.err.strip(), "")
+
+    def test_no_subcommand(self):
+        result = self.conv()
+        self.assertEqual(result.code, 2, result)
+        self.assertNotEqual(result.err.strip(), "")
+
+    def test_missing_file_argument(self):
+        for args in (["validate"], ["opt", "-o", "out.spv"], ["dis"]):
+            with self.subTest(command=args[0]):
+                result = self.conv(*args)
+                self.assertEqual(result.code, 2, result)
+                self.assertNotEqual(result.err.strip(), "")
+                self.assertFalse(self.exists("out.spv"))
+
+    def test_opt_without_output(self):
+        result = self.conv("opt", self.frag_spv())
+        self.assertEqual(result.code, 2, result)
+        self.assertEqual(result.out, b"")
+
+    def check_help(self, *args):
+        result = self.conv(*args, "--help")
+        self.assertEqual(result.code, 0, result)
+        usage = "Usage: " + " ".join(["spirv-conv"] + list(args))
+        self.assertTrue(any(line.startswith(usage) for line in result.text.splitlines()),
+                        "no '%s' line in:\n%s" % (usage, result.text))
+
+    def test_help(self):
+        self.check_help()
+
+    def test_help_validate(self):
+        self.check_help("validate")
+
+    def test_help_opt(self):
+        self.check_help("opt")
+
+    def test_help_dis(self):
+        self.check_help("dis")
+
+    def test_version(self):
+        result = self.conv("--version")
+        self.assertEqual(result.code, 0, result)
+        self.assertIn("SPIRV-Tools v2023.1", result.text)
+        self.assertIn("glslang 12", result.text)
+
+
+# ---------------------------------------------------------------------------
+# Never lose data.
+
+
+class DataSafetyTests(CliTestCase):
+    def check_refuses_to_overwrite(self, input_name, output_name):
+        data = self.read(input_name)
+        before = os.stat(self.path(input_name))
+        result = self.conv("opt", input_name, "-o", output_name)
+        self.assertEqual(result.code, 2, result)
+        self.assertEqual(len(result.err.splitlines()), 1, result.err)
+        self.assertTrue(result.err.startswith(ERROR_PREFIX), result.err)
+        self.assert_unchanged(input_name, data, before)
+        self.assert_no_temp_files()
+
+    def test_opt_refuses_output_equal_to_input(self):
+        self.check_refuses_to_overwrite(self.frag_spv("in.spv"), "in.spv")
+
+    def test_opt_refuses_output_hard_linked_to_input(self):
+        self.frag_spv("in.spv")
+        os.link(self.path("in.spv"), self.path("link.spv"))
+        self.check_refuses_to_overwrite("in.spv", "link.spv")
+        self.check_refuses_to_overwrite("link.spv", "in.spv")
+
+    def test_opt_refuses_output_naming_input_another_way(self):
+        self.frag_spv("in.spv")
+        for output in ("./in.spv", os.path.join(self.dir, "in.spv"), "../%s/in.spv"
+                       % os.path.basename(self.dir)):
+            with self.subTest(output=output):
+                self.check_refuses_to_overwrite("in.spv", output)
+
+    def test_opt_refuses_output_symlinked_to_input(self):
+        self.frag_spv("in.spv")
+        os.symlink("in.spv", self.path("alias.spv"))
+        self.check_refuses_to_overwrite("in.spv", "alias.spv")
+        self.assertTrue(os.path.islink(self.path("alias.spv")))
+
+    def test_opt_into_directory_refuses_to_overwrite_an_input(self):
+        # out/a.spv is both the second input and where the first one's result would go.
+        self.write("a.frag", FRAG)
+        os.mkdir(self.path("out"))
+        self.frag_spv("out/a.spv")
+        data, before = self.read("out/a.spv"), os.stat(self.path("out/a.spv"))
+        result = self.conv("opt", "a.frag", "out/a.spv", "-o", "out")
+        self.assertNotEqual(result.code, 0, result)
+        self.assert_unchanged("out/a.spv", data, before)
+        self.assert_no_temp_files("out")
+
+    def test_skip_validation_invalid_input_writes_nothing(self):
+        result = self.conv("opt", "--skip-validation", self.invalid_spv(), "-o", "out.spv")
+        self.assertEqual(result.code, 3, result)
+        self.assertEqual(len(result.err.splitlines()), 1, result.err)
+        self.assertIn("invalid.spv", result.err)
+        self.assertFalse(self.exists("out.spv"))
+        self.assert_no_temp_files()
+
+    def test_refused_output_keeps_existing_file(self):
+        old = self.read(self.frag_spv("out.spv"))
+        result = self.conv("opt", "--skip-validation", self.invalid_spv(), "-o", "out.spv")
+        self.assertEqual(result.code, 3, result)
+        self.assertEqual(self.read("out.spv"), old)
+        self.assert_no_temp_files()
+
+    def test_output_in_missing_directory(self):
+        result = self.conv("opt", self.frag_spv(), "-o", "no/such/dir/out.spv")
+        self.assertEqual(result.code, 5, result)
+        self.assert_one_error_line(result, "no/such/dir/out.spv")
+        self.assertFalse(self.exists("no"))
+
+    def test_no_temp_files_after_success(self):
+        module = self.frag_spv()
+        os.mkdir(self.path("out"))
+        for args in (["opt", module, "-o", "out/a.spv"], ["opt", "--text", module, "-o", "out/b"],
+                     ["dis", module, "-o", "out/c.spvasm"]):
+            with self.subTest(args=args):
+                result = self.conv(*args)
+                self.assertEqual(result.code, 0, result)
+        self.assertEqual(sorted(os.listdir(self.path("out"))), ["a.spv", "b", "c.spvasm"])
+
+    def test_no_temp_files_after_failure(self):
+        module = self.frag_spv()
+        invalid = self.invalid_spv()
+        os.mkdir(self.path("out"))
+        os.mkdir(self.path("out/taken"))  # a directory where the output file should go
+        cases = [(["opt", "--skip-validation", invalid, "-o", "out/x.spv"], 3),
+                 (["opt", module, "-o", "out/taken"], 5),
+                 (["opt", "out/taken", "-o", "out/y.spv"], 2)]
+        for args, code in cases:
+            with self.subTest(args=args):
+                result = self.conv(*args)
+                self.assertEqual(result.code, code, result)
+                self.assert_no_temp_files("out")
+        self.assertEqual(os.listdir(self.path("out")), ["taken"])
+        self.assertEqual(os.listdir(self.path("out/taken")), [])
+
+    def test_opt_several_inputs_with_same_file_name(self):
+        # x/a.spv and y/a.frag both map to out/a.spv. Writing both there would
+        # lose the first result: the run is refused before anything is written.
+        os.mkdir(self.path("x"))
+        self.frag_spv("x/a.spv")
+        self.write("y/a.frag", FRAG.replace("2.0", "3.0"))
+        os.mkdir(self.path("out"))
+        result = self.conv("opt", "x/a.spv", "y/a.frag", "-o", "out")
+        self.assertEqual(result.code, 2, result)
+        self.assert_one_error_line(result, "y/a.frag")
+        self.assertEqual(os.listdir(self.path("out")), [])
+
+    def test_output_through_a_symlink_replaces_its_target(self):
+        os.mkdir(self.path("real"))
+        self.write("real/out.spv", b"old")
+        os.symlink("real/out.spv", self.path("link.spv"))
+        module = self.frag_spv()
+        result = self.conv("opt", module, "-o", "link.spv")
+        self.assertEqual(result.code, 0, result)
+        self.assertTrue(os.path.islink(self.path("link.spv")))
+        self.assertEqual(self.read("real/out.spv"), self.read(module))
+        self.assert_no_temp_files()
+        self.assert_no_temp_files("real")
+
+    def test_output_to_a_device_or_fifo_writes_through(self):
+        module = self.frag_spv()
+        result = self.conv("opt", module, "-o", "/dev/null")
+        self.assertEqual(result.code, 0, result)
+        self.assertTrue(stat.S_ISCHR(os.stat("/dev/null").st_mode))
+
+        fifo = self.path("pipe")
+        os.mkfifo(fifo)
+        received = []
+        def read_fifo():
+            with open(fifo, "rb") as f:
+                received.append(f.read())
+        reader = threading.Thread(target=read_fifo)
+        reader.start()
+        result = self.conv("opt", module, "-o", "pipe")
+        reader.join(timeout=60)
+        self.assertEqual(result.code, 0, result)
+        self.assertEqual(received, [self.read(module)])
+        self.assertTrue(stat.S_ISFIFO(os.stat(fifo).st_mode))
+
+
+# ---------------------------------------------------------------------------
+# Inputs and options.
+
+
+def version_word(data):
+    return struct.unpack("<I", data[4:8])[0]
+
+
+class InputTests(CliTestCase):
+    def test_glsl_compiled_in_process(self):
+        name = self.write("shader.frag", FRAG)
+        result = self.conv("validate", name)
+        self.assertEqual(result.code, 0, result)
+        self.assertIn("vulkan1.2", result.text)  # GLSL's default target env
+        result = self.conv("opt", name, "-o", "out.spv")
+        self.assertEqual(result.code, 0, result)
+        self.assertEqual(result.err, "")
+        out = self.read("out.spv")
+        self.assertEqual(struct.unpack("<I", out[:4])[0], SPIRV_MAGIC)
+        self.assertEqual(version_word(out), 0x00010500)  # Vulkan 1.2 means SPIR-V 1.5
+        self.assertTrue(self.spirv_val_accepts("out.spv", "vulkan1.2"))
+
+    def test_glsl_in_process_matches_glslangValidator(self):
+        # Compiled "like glslangValidator -V" for the same env: same module.
+        self.write("shader.frag", FRAG)
+        self.glslang("shader.frag", "reference.spv", env="vulkan1.2")
+        result = self.conv("dis", "shader.frag")
+        self.assertEqual(result.code, 0, result)
+        self.assertEqual(result.text, self.spirv_dis("reference.spv"))
+
+    def test_binary_big_endian_and_stdin_give_identical_output(self):
+        module = self.frag_spv()
+        data = self.read(module)
+        self.write("big.spv", swap_words(data))
+        self.assertNotEqual(self.read("big.spv"), data)
+        runs = [("little-endian", ["opt", module, "-o", "le.out.spv"], b""),
+                ("big-endian", ["opt", "big.spv", "-o", "be.out.spv"], b""),
+                ("stdin", ["opt", "-", "-o", "stdin.out.spv"], data)]
+        for label, args, stdin in runs:
+            with self.subTest(input=label):
+                result = self.conv(*args, stdin=stdin)
+                self.assertEqual(result.code, 0, result)
+        le = self.read("le.out.spv")
+        self.assertEqual(self.read("be.out.spv"), le)
+        self.assertEqual(self.read("stdin.out.spv"), le)
+        self.assertEqual(struct.unpack("<I", le[:4])[0], SPIRV_MAGIC)  # written little-endian
+        self.assertTrue(self.spirv_val_accepts("le.out.spv", "vulkan1.0"))
+
+    def test_big_endian_on_stdin(self):
+        module = self.frag_spv()
+        data = self.read(module)
+        self.conv("opt", module, "-o", "le.out.spv")
+        result = self.conv("opt", "-", "-o", "-", stdin=swap_words(data))
+        self.assertEqual(result.code, 0, result)
+        self.assertEqual(result.out, self.read("le.out.spv"))
+
+    def test_assembly_input(self):
+        module = self.frag_spv()
+        original = self.spirv_dis(module)
+        self.write("shader.spvasm", original)
+        result = self.conv("opt", "shader.spvasm", "-o", "out.spv")
+        self.assertEqual(result.code, 0, result)
+        self.assertTrue(self.spirv_val_accepts("out.spv", "vulkan1.0"))
+        # The same module, down to the ids and the "; Version: 1.0" the text
+        # names; only the generator word is the assembler's now.
+        def without_generator(text):
+            return [line for line in text.splitlines() if not line.startswith("; Generator:")]
+        self.assertEqual(without_generator(self.spirv_dis("out.spv")), without_generator(original))
+
+    def test_define(self):
+        name = self.write("defines.frag", FRAG_NEEDS_DEFINES)
+        result = self.conv("opt", name, "-o", "out.spv")
+        self.assertEqual(result.code, 2, result)
+        self.assertFalse(self.exists("out.spv"))
+        result = self.conv("opt", "-D", "FEATURE", "-D", "SCALE=0.5", name, "-o", "out.spv")
+        self.assertEqual(result.code, 0, result)
+        self.assertTrue(self.spirv_val_accepts("out.spv", "vulkan1.2"))
+        self.assertRegex(self.spirv_dis("out.spv"), r"OpConstant %float 0\.5\b")
+
+    def test_include_directory(self):
+        self.write("include/x.glsl", INCLUDED)
+        name = self.write("main.frag", FRAG_WITH_INCLUDE)
+        result = self.conv("opt", name, "-o", "out.spv")
+        self.assertEqual(result.code, 2, result)
+        self.assertIn("main.frag", result.err)
+        for args in (["-I", "include"], ["-Iinclude"], ["-I", self.path("include")]):
+            with self.subTest(args=args):
+                result = self.conv("opt", *args, name, "-o", "out.spv")
+                self.assertEqual(result.code, 0, result)
+                self.assertTrue(self.spirv_val_accepts("out.spv", "vulkan1.2"))
+                self.assertIn("included_helper", self.spirv_dis("out.spv"))
+
+    def test_debug_info(self):
+        name = self.write("shader.frag", FRAG)
+        self.assertEqual(self.conv("opt", name, "-o", "plain.spv").code, 0)
+        self.assertNotIn("OpLine", self.spirv_dis("plain.spv"))
+        result = self.conv("opt", "-g", name, "-o", "debug.spv")
+        self.assertEqual(result.code, 0, result)
+        self.assertTrue(self.spirv_val_accepts("debug.spv", "vulkan1.2"))
+        self.assertRegex(self.spirv_dis("debug.spv"), r"\bOpLine\b")
+
+    def test_stage_option(self):
+        name = self.write("shader.glsl", FRAG)
+        result = self.conv("opt", "--stage", "frag", name, "-o", "out.spv")
+        self.assertEqual(result.code, 0, result)
+        self.assertTrue(self.spirv_val_accepts("out.spv", "vulkan1.2"))
+        self.assertRegex(self.spirv_dis("out.spv"), r"OpEntryPoint Fragment %main \"main\"")
+        # The same source from stdin, which has no extension either.
+        result = self.conv("opt", "--stage", "frag", "-", "-o", "stdin.spv", stdin=FRAG.encode())
+        self.assertEqual(result.code, 0, result)
+        self.assertEqual(self.read("stdin.spv"), self.read("out.spv"))
+
+    def test_text_output(self):
+        module = self.frag_spv()
+        result = self.conv("opt", "--text", module, "-o", "out.spvasm")
+        self.assertEqual(result.code, 0, result)
+        text = self.read("out.spvasm").decode()
+        self.assertIn("OpCapability Shader", text)
+        self.tool("spirv-as", "--target-env", "spv1.0", "out.spvasm", "-o", "again.spv")
+        self.assertTrue(self.spirv_val_accepts("again.spv", "vulkan1.0"))
+
+    def test_several_inputs_into_directory(self):
+        self.frag_spv("one.spv")
+        self.write("two.frag", FRAG)
+        self.write("three.spvasm", SHADER_ASM)
+        os.mkdir(self.path("out"))
+        result = self.conv("opt", "one.spv", "two.frag", "three.spvasm", "-o", "out")
+        self.assertEqual(result.code, 0, result)
+        self.assertEqual(sorted(os.listdir(self.path("out"))), ["one.spv", "three.spv", "two.spv"])
+        for name, env in (("one.spv", "vulkan1.0"), ("two.spv", "vulkan1.2"),
+                          ("three.spv", "spv1.6")):
+            with self.subTest(output=name):
+                self.assertTrue(self.spirv_val_accepts("out/" + name, env))
+        self.assertEqual(self.read("out/one.spv"), self.read("one.spv"))
+
+    def test_several_inputs_need_a_directory(self):
+        self.frag_spv("one.spv")
+        self.write("two.frag", FRAG)
+        for output in ("out.spv", "missing_dir/"):
+            with self.subTest(output=output):
+                result = self.conv("opt", "one.spv", "two.frag", "-o", output)
+                self.assertEqual(result.code, 2, result)
+                self.assertFalse(self.exists(output))
+        self.frag_spv("existing.spv")
+        old = self.read("existing.spv")
+        result = self.conv("opt", "one.spv", "two.frag", "-o", "existing.spv")
+        self.assertEqual(result.code, 2, result)
+        self.assertEqual(self.read("existing.spv"), old)
+
+    def test_default_env_shader_spirv_1_3_is_vulkan_1_1(self):
+        name = self.assemble(SHADER_ASM, "shader13.spv", env="spv1.3")
+        # Premise: the choice matters. Vulkan 1.0 means SPIR-V 1.0 and rejects it.
+        self.assertTrue(self.spirv_val_accepts(name, "vulkan1.1"))
+        self.assertFalse(self.spirv_val_accepts(name, "vulkan1.0"))
+        result = self.conv("validate", name)
+        self.assertEqual(result.code, 0, result)
+        self.assertRegex(result.text, r"\bvulkan1\.1\b")
+        result = self.conv("validate", "--target-env", "vulkan1.0", name)
+        self.assertEqual(result.code, 1, result)
+
+    def test_default_env_kernel_is_universal(self):
+        name = self.assemble(KERNEL_ASM, "kernel.spv", env="spv1.2")
+        self.assertTrue(self.spirv_val_accepts(name, "spv1.2"))
+        self.assertFalse(self.spirv_val_accepts(name, "vulkan1.1"))  # no Shader: not Vulkan
+        result = self.conv("validate", name)
+        self.assertEqual(result.code, 0, result)
+        self.assertRegex(result.text, r"\bspv1\.\d\b")
+        self.assertNotIn("vulkan", result.text)
+        result = self.conv("opt", name, "-o", "out.spv")
+        self.assertEqual(result.code, 0, result)
+        self.assertTrue(self.spirv_val_accepts("out.spv", "spv1.2"))
+
+    def test_validate_several_inputs_exits_with_the_worst(self):
+        good = self.frag_spv()
+        invalid = self.invalid_spv()
+        result = self.conv("validate", good, invalid)
+        self.assertEqual(result.code, 1, result)
+        self.assertIn(good, result.text)           # the valid one is still reported
+        result = self.conv("validate", good, invalid, "missing.spv")
+        self.assertEqual(result.code, 2, result)
+        self.assertEqual(len(result.err.splitlines()), 2, result.err)
+
+
+# ---------------------------------------------------------------------------
+# dis.
+
+
+class DisTests(CliTestCase):
+    def test_dis_shader(self):
+        result = self.conv("dis", self.frag_spv())
+        self.assertEqual(result.code, 0, result)
+        self.assertEqual(result.err, "")
+        self.assertRegex(result.text, r"(?m)^\s*OpCapability Shader$")
+        self.assertEqual(result.text, self.spirv_dis("shader.spv"))
+
+    def test_dis_invalid_module(self):
+        # dis does not validate: an invalid but parseable module is shown.
+        name = self.invalid_spv()
+        result = self.conv("dis", name)
+        self.assertEqual(result.code, 0, result)
+        self.assertIn("OpEntryPoint GLCompute", result.text)
+        self.assertEqual(result.text, self.spirv_dis(name))
+
+
+class MessageFormatTests(CliTestCase):
+    def test_assembly_error_is_one_line_for_unterminated_string(self):
+        name = self.write("string.spvasm", 'OpCapability Shader\nOpSourceExtension "abc\n')
+        result = self.conv("validate", name)
+        self.assertEqual(result.code, 2, result)
+        self.assert_one_error_line(result, name)
+
+
+def main():
+    parser = argparse.ArgumentParser(add_help=False)
+    parser.add_argument("--spirv-conv", required=True)
+    args, rest = parser.parse_known_args()
+    global SPIRV_CONV
+    SPIRV_CONV = os.path.abspath(args.spirv_conv)
+    if not os.access(SPIRV_CONV, os.X_OK):
+        sys.exit("cli_test: error: spirv-conv '%s' is not an executable" % args.spirv_conv)
+    missing = [tool for tool in ("glslangValidator", "spirv-as", "spirv-dis", "spirv-val")
+               if shutil.which(tool) is None]
+    if missing:
+        sys.exit("cli_test: error: not on PATH: " + ", ".join(missing))
+    unittest.main(argv=[sys.argv[0]] + rest)
+
+
+if __name__ == "__main__":
+    main()
