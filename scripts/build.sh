@@ -33,6 +33,6 @@ if [ ! -f "$build_dir/build.ninja" ]; then
 fi
 # Quiet when there is nothing to do; ninja's own exit status decides.
 set +e
-ninja -C "$build_dir" "$@" | grep -v '^ninja: no work to do'
+ninja -C "$build_dir" "$@" | grep -Ev '^ninja: (no work to do|Entering directory)|Re-checking globbed directories'
 status=${PIPESTATUS[0]}
 exit "$status"

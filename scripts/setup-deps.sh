@@ -18,7 +18,7 @@ GLSLANG_DEB_VERSION=12.0.0-2
 
 # Debian packages: build tools, libraries, and the peer tools the tests compare against.
 packages=(
-  cmake ninja-build ccache g++ clang libclang-rt-14-dev python3 dpkg-dev
+  cmake ninja-build ccache g++ clang clang-format libclang-rt-14-dev python3 dpkg-dev
   spirv-headers spirv-tools glslang-dev glslang-tools
   libgtest-dev libgmock-dev googletest libbenchmark-dev
   nlohmann-json3-dev libcli11-dev

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 #include <cstring>
+#include <iomanip>
 #include <sstream>
 
 #include "io/input_formats.h"
@@ -12,7 +13,7 @@ namespace {
 
 std::string Hex(uint32_t value) {
   std::ostringstream out;
-  out << "0x" << std::hex << value;
+  out << "0x" << std::hex << std::setw(8) << std::setfill('0') << value;
   return out.str();
 }
 

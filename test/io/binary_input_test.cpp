@@ -37,7 +37,7 @@ TEST(BinaryInput, WrongMagicNamesTheNumberFound) {
       io::WordsFromBinary("m.spv", std::string("\x01\x02\x03\x04", 4));
   ASSERT_FALSE(words.ok());
   EXPECT_EQ(words.error().code, ExitCode::kBadInput);
-  EXPECT_NE(words.error().message.find("wrong magic number 0x4030201"), std::string::npos)
+  EXPECT_NE(words.error().message.find("wrong magic number 0x04030201"), std::string::npos)
       << words.error().message;
 }
 
