@@ -30,6 +30,15 @@ OpReturn
 OpFunctionEnd
 )";
 
+// A module spirv-val rejects (OpEntryPoint names a type, not a function), but
+// that assembles and parses.
+inline const char* kInvalidEntryPoint = R"(; Version: 1.0
+OpCapability Shader
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %void "main"
+%void = OpTypeVoid
+)";
+
 // Loads |text| as assembly; fails the test if it cannot.
 inline SpirvBinary MustAssemble(const std::string& text, const LoadOptions& options = {}) {
   Expected<SpirvBinary> binary = LoadSpirvFromBytes("test.spvasm", text, options);

@@ -58,12 +58,7 @@ OpFunctionEnd
 }
 
 TEST(Pipeline, InvalidInputIsBadInputUnlessSkippedThenTheOutputGateRefuses) {
-  const SpirvBinary invalid = test::MustAssemble(R"(; Version: 1.0
-OpCapability Shader
-OpMemoryModel Logical GLSL450
-OpEntryPoint GLCompute %void "main"
-%void = OpTypeVoid
-)");
+  const SpirvBinary invalid = test::MustAssemble(test::kInvalidEntryPoint);
   Expected<std::vector<uint32_t>> checked = RunPipeline(invalid, PipelineOptions());
   ASSERT_FALSE(checked.ok());
   EXPECT_EQ(checked.error().code, ExitCode::kBadInput);

@@ -16,12 +16,7 @@ TEST(Validate, AcceptsAValidModule) {
 
 TEST(Validate, RejectionIsOneLineNamingFileEnvAndReason) {
   // OpEntryPoint names an id that is not a function: spirv-val rejects it.
-  const SpirvBinary binary = test::MustAssemble(R"(; Version: 1.0
-OpCapability Shader
-OpMemoryModel Logical GLSL450
-OpEntryPoint GLCompute %void "main"
-%void = OpTypeVoid
-)");
+  const SpirvBinary binary = test::MustAssemble(test::kInvalidEntryPoint);
   Status status =
       ValidateSpirv(binary.words, SPV_ENV_VULKAN_1_0, {}, "bad.spv", ExitCode::kBadInput);
   ASSERT_FALSE(status.ok());
