@@ -7,6 +7,8 @@
 #define TEST_TEST_UTIL_H_
 
 #include <cstdint>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -16,19 +18,22 @@
 namespace spirv_conv {
 namespace test {
 
+// The contents of |name| in test/data.
+inline std::string ReadTestData(const std::string& name) {
+  std::ifstream in(std::string(SPIRV_CONV_TEST_DATA_DIR) + "/" + name, std::ios::binary);
+  EXPECT_TRUE(in.good()) << "missing test data " << name;
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
 // The smallest valid Vulkan compute shader, as SPIR-V 1.0 assembly.
-inline const char* kMinimalCompute = R"(; Version: 1.0
-OpCapability Shader
-OpMemoryModel Logical GLSL450
-OpEntryPoint GLCompute %main "main"
-OpExecutionMode %main LocalSize 1 1 1
-%void = OpTypeVoid
-%fn = OpTypeFunction %void
-%main = OpFunction %void None %fn
-%entry = OpLabel
-OpReturn
-OpFunctionEnd
-)";
+inline std::string MinimalCompute() {
+  return "; Version: 1.0\n" + ReadTestData("minimal_compute.spvasm");
+}
+
+// The smallest valid OpenCL kernel, as SPIR-V 1.2 assembly.
+inline std::string MinimalKernel() {
+  return "; Version: 1.2\n" + ReadTestData("minimal_kernel.spvasm");
+}
 
 // A module spirv-val rejects (OpEntryPoint names a type, not a function), but
 // that assembles and parses.
@@ -46,14 +51,11 @@ inline SpirvBinary MustAssemble(const std::string& text, const LoadOptions& opti
   return binary.ok() ? std::move(binary).value() : SpirvBinary();
 }
 
-// Bytes of |words| in little-endian (swap = false) or big-endian order.
-inline std::string ToBytes(const std::vector<uint32_t>& words, bool big_endian = false) {
+// Bytes of |words| in big-endian order (WordsToBytes writes little-endian).
+inline std::string BigEndianBytes(const std::vector<uint32_t>& words) {
   std::string bytes;
   for (uint32_t word : words) {
-    for (int i = 0; i < 4; ++i) {
-      const int shift = big_endian ? 24 - 8 * i : 8 * i;
-      bytes.push_back(static_cast<char>(word >> shift));
-    }
+    for (int shift = 24; shift >= 0; shift -= 8) bytes.push_back(static_cast<char>(word >> shift));
   }
   return bytes;
 }

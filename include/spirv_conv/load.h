@@ -41,8 +41,6 @@ struct LoadOptions {
   // Treat "%N" ids in assembly as id N (spirv-as --preserve-numeric-ids).
   bool preserve_numeric_ids = true;
   GlslOptions glsl;
-  // Forces the input language instead of detecting it.
-  std::optional<SourceLanguage> language;
 };
 
 // A module as loaded: host byte order, header checked (magic, whole words,

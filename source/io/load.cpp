@@ -24,15 +24,9 @@ Expected<SpirvBinary> LoadSpirvFromBytes(const std::string& name, const std::str
                                          const LoadOptions& options) {
   SpirvBinary result;
   result.name = name;
-  if (options.language) {
-    if (bytes.empty()) return MakeError(ExitCode::kBadInput, name, "empty file");
-    result.language = *options.language;
-  } else {
-    Expected<SourceLanguage> language =
-        io::DetectLanguage(name, bytes, !options.glsl.stage.empty());
-    if (!language) return language.error();
-    result.language = *language;
-  }
+  Expected<SourceLanguage> language = io::DetectLanguage(name, bytes, !options.glsl.stage.empty());
+  if (!language) return language.error();
+  result.language = *language;
 
   Expected<std::vector<uint32_t>> words = std::vector<uint32_t>();
   switch (result.language) {

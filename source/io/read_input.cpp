@@ -9,7 +9,6 @@
 #include <iostream>
 #include <iterator>
 #include <sstream>
-#include <system_error>
 
 #include "io/input_formats.h"
 

@@ -73,10 +73,12 @@ Status WriteOutput(const std::string& path, const std::string& contents,
   if (fs::exists(status) && !fs::is_regular_file(status)) {
     const int fd = ::open(target.c_str(), O_WRONLY | O_CLOEXEC);
     if (fd < 0) return IoError(path, "cannot open");
-    const bool ok = WriteAll(fd, contents);
-    Error error = ok ? Error{} : IoError(path, "write failed");
+    if (!WriteAll(fd, contents)) {
+      Error error = IoError(path, "write failed");  // before close() changes errno
+      ::close(fd);
+      return error;
+    }
     ::close(fd);
-    if (!ok) return error;
     return Ok{};
   }
 

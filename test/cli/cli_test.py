@@ -79,38 +79,26 @@ void main() { result = included_helper(); }
 """
 INCLUDED = "vec4 included_helper() { return vec4(0.25); }\n"
 
-# A minimal valid compute shader module (SPIR-V assembly).
-SHADER_ASM = """\
-               OpCapability Shader
-               OpMemoryModel Logical GLSL450
-               OpEntryPoint GLCompute %main "main"
-               OpExecutionMode %main LocalSize 1 1 1
-       %void = OpTypeVoid
-         %fn = OpTypeFunction %void
-       %main = OpFunction %void None %fn
-      %entry = OpLabel
-               OpReturn
-               OpFunctionEnd
-"""
+DATA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "data")
+
+
+def read_data(name):
+    with open(os.path.join(DATA_DIR, name)) as f:
+        return f.read()
+
+
+# A minimal valid compute shader module (SPIR-V assembly, shared with the C++
+# tests; line 4 is its OpExecutionMode).
+SHADER_ASM = read_data("minimal_compute.spvasm")
 
 # The same module without OpMemoryModel: it assembles, spirv-dis and the IR
 # loader can parse it, but spirv-val rejects it (a Shader module needs a
 # memory model, and OpEntryPoint must follow it).
-INVALID_ASM = SHADER_ASM.replace("               OpMemoryModel Logical GLSL450\n", "")
+INVALID_ASM = SHADER_ASM.replace("OpMemoryModel Logical GLSL450\n", "")
+assert INVALID_ASM != SHADER_ASM
 
 # An OpenCL kernel module: Kernel without Shader, OpenCL memory model.
-KERNEL_ASM = """\
-               OpCapability Addresses
-               OpCapability Kernel
-               OpMemoryModel Physical64 OpenCL
-               OpEntryPoint Kernel %main "main"
-       %void = OpTypeVoid
-         %fn = OpTypeFunction %void
-       %main = OpFunction %void None %fn
-      %entry = OpLabel
-               OpReturn
-               OpFunctionEnd
-"""
+KERNEL_ASM = read_data("minimal_kernel.spvasm")
 
 
 class Result:

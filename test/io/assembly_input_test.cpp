@@ -46,13 +46,13 @@ TEST(AssemblyInput, VersionComment) {
 }
 
 TEST(AssemblyInput, ModuleVersionFollowsTheCommentOrTheTargetEnv) {
-  const SpirvBinary commented = test::MustAssemble(test::kMinimalCompute);
+  const SpirvBinary commented = test::MustAssemble(test::MinimalCompute());
   EXPECT_EQ(commented.words[1], 0x00010000u);
   EXPECT_EQ(commented.target_env, SPV_ENV_VULKAN_1_0);
 
   LoadOptions vulkan12;
   vulkan12.target_env = SPV_ENV_VULKAN_1_2;
-  const SpirvBinary targeted = test::MustAssemble(test::kMinimalCompute, vulkan12);
+  const SpirvBinary targeted = test::MustAssemble(test::MinimalCompute(), vulkan12);
   EXPECT_EQ(targeted.words[1], 0x00010500u);  // Vulkan 1.2 consumes SPIR-V 1.5
   EXPECT_EQ(targeted.target_env, SPV_ENV_VULKAN_1_2);
 

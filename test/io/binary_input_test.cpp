@@ -5,19 +5,19 @@
 // error, and both byte orders give the same host-order words.
 
 #include "io/input_formats.h"
+#include "spirv_conv/emit.h"
 #include "test/test_util.h"
 
 namespace spirv_conv {
 namespace {
 
-using test::kMinimalCompute;
 using test::MustAssemble;
-using test::ToBytes;
 
 TEST(BinaryInput, LittleAndBigEndianGiveTheSameWords) {
-  const SpirvBinary module = MustAssemble(kMinimalCompute);
-  Expected<std::vector<uint32_t>> little = io::WordsFromBinary("a.spv", ToBytes(module.words));
-  Expected<std::vector<uint32_t>> big = io::WordsFromBinary("a.spv", ToBytes(module.words, true));
+  const SpirvBinary module = MustAssemble(test::MinimalCompute());
+  Expected<std::vector<uint32_t>> little = io::WordsFromBinary("a.spv", WordsToBytes(module.words));
+  Expected<std::vector<uint32_t>> big =
+      io::WordsFromBinary("a.spv", test::BigEndianBytes(module.words));
   ASSERT_TRUE(little.ok());
   ASSERT_TRUE(big.ok());
   EXPECT_EQ(*little, module.words);
@@ -42,7 +42,7 @@ TEST(BinaryInput, WrongMagicNamesTheNumberFound) {
 }
 
 TEST(BinaryInput, TruncatedWordStream) {
-  std::string bytes = ToBytes(MustAssemble(kMinimalCompute).words);
+  std::string bytes = WordsToBytes(MustAssemble(test::MinimalCompute()).words);
   bytes.resize(bytes.size() - 2);
   Expected<std::vector<uint32_t>> words = io::WordsFromBinary("t.spv", bytes);
   ASSERT_FALSE(words.ok());
@@ -50,7 +50,7 @@ TEST(BinaryInput, TruncatedWordStream) {
 }
 
 TEST(BinaryInput, TruncatedHeader) {
-  const std::string bytes = ToBytes({io::kSpirvMagic, 0x00010000u});
+  const std::string bytes = WordsToBytes({io::kSpirvMagic, 0x00010000u});
   Expected<std::vector<uint32_t>> words = io::WordsFromBinary("h.spv", bytes);
   ASSERT_FALSE(words.ok());
   EXPECT_NE(words.error().message.find("truncated header: 2 words"), std::string::npos);

@@ -18,7 +18,7 @@ void ExpectRoundTrip(const SpirvBinary& binary) {
   EXPECT_EQ(EmitBinary(**context), binary.words);
 }
 
-TEST(RoundTrip, Assembly) { ExpectRoundTrip(test::MustAssemble(test::kMinimalCompute)); }
+TEST(RoundTrip, Assembly) { ExpectRoundTrip(test::MustAssemble(test::MinimalCompute())); }
 
 TEST(RoundTrip, GlslWithDebugLines) {
   LoadOptions options;
@@ -42,20 +42,7 @@ void main() {
   ExpectRoundTrip(*binary);
 }
 
-TEST(RoundTrip, KernelModule) {
-  ExpectRoundTrip(test::MustAssemble(R"(; Version: 1.2
-OpCapability Addresses
-OpCapability Kernel
-OpMemoryModel Physical64 OpenCL
-OpEntryPoint Kernel %k "k"
-%void = OpTypeVoid
-%fn = OpTypeFunction %void
-%k = OpFunction %void None %fn
-%entry = OpLabel
-OpReturn
-OpFunctionEnd
-)"));
-}
+TEST(RoundTrip, KernelModule) { ExpectRoundTrip(test::MustAssemble(test::MinimalKernel())); }
 
 TEST(Pipeline, InvalidInputIsBadInputUnlessSkippedThenTheOutputGateRefuses) {
   const SpirvBinary invalid = test::MustAssemble(test::kInvalidEntryPoint);

@@ -9,7 +9,7 @@ namespace spirv_conv {
 namespace {
 
 TEST(Validate, AcceptsAValidModule) {
-  const SpirvBinary binary = test::MustAssemble(test::kMinimalCompute);
+  const SpirvBinary binary = test::MustAssemble(test::MinimalCompute());
   EXPECT_TRUE(
       ValidateSpirv(binary.words, SPV_ENV_VULKAN_1_0, {}, "ok.spv", ExitCode::kFindings).ok());
 }

@@ -68,10 +68,12 @@ Command AddOptCommand(CLI::App& app) {
     }
     // Two inputs named alike ("x/a.spv", "y/a.spv") would write one file:
     // refuse before anything is written.
-    std::map<std::string, std::string> output_of;
+    std::vector<std::string> output_paths;
+    std::map<std::string, std::string> input_of;  // output path -> input
     for (const std::string& file : flags->files) {
-      const std::string path = OutputPathFor(file, flags->output, into_dir, flags->text);
-      auto [it, inserted] = output_of.emplace(path, file);
+      const std::string& path =
+          output_paths.emplace_back(OutputPathFor(file, flags->output, into_dir, flags->text));
+      auto [it, inserted] = input_of.emplace(path, file);
       if (!inserted) {
         return Report(MakeError(ExitCode::kBadInput, file,
                                 "its output '" + path + "' would also be the output of '" +
@@ -83,7 +85,8 @@ Command AddOptCommand(CLI::App& app) {
     pipeline.skip_input_validation = flags->skip_validation;
 
     int exit_code = 0;
-    for (const std::string& file : flags->files) {
+    for (size_t i = 0; i < flags->files.size(); ++i) {
+      const std::string& file = flags->files[i];
       Expected<SpirvBinary> binary = LoadSpirv(file, *options);
       if (!binary) {
         exit_code = Worst(exit_code, Report(binary.error()));
@@ -106,7 +109,7 @@ Command AddOptCommand(CLI::App& app) {
       } else {
         contents = WordsToBytes(*words);
       }
-      const std::string path = OutputPathFor(file, flags->output, into_dir, flags->text);
+      const std::string& path = output_paths[i];
       Status written = WriteOutput(path, contents, flags->files);
       if (!written) {
         exit_code = Worst(exit_code, Report(written.error()));
