@@ -3,7 +3,7 @@
 #
 #   scripts/build.sh [release|debug|asan] [ninja targets...]
 #
-# Build trees: build/<config>. Compiler: clang (libFuzzer targets need it);
+# Build trees: build/<config> (SPIRV_CONV_BUILD_DIR overrides). Compiler: clang (libFuzzer targets need it);
 # override with CC/CXX. SPIRV-Tools is always built Release.
 set -euo pipefail
 
@@ -25,7 +25,7 @@ esac
 export CCACHE_BASEDIR="$repo"
 export CCACHE_NOHASHDIR=1
 
-build_dir="$repo/build/$config"
+build_dir="${SPIRV_CONV_BUILD_DIR:-$repo/build/$config}"
 if [ ! -f "$build_dir/build.ninja" ]; then
   cmake -S "$repo" -B "$build_dir" -G Ninja \
     -DCMAKE_C_COMPILER="${CC:-clang}" -DCMAKE_CXX_COMPILER="${CXX:-clang++}" \

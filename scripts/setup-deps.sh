@@ -22,6 +22,7 @@ packages=(
   spirv-headers spirv-tools glslang-dev glslang-tools
   libgtest-dev libgmock-dev googletest libbenchmark-dev
   nlohmann-json3-dev libcli11-dev
+  llvm-19
 )
 
 log() { echo "setup-deps: $*" >&2; }

@@ -19,7 +19,8 @@ Checks, with spirv-conv choosing its target env itself (from the module):
   valid:                  `opt X -o Y` exits 0 and Y is byte-identical to X
                           (the pipeline has no passes yet: loading, IR
                           round-trip and emission must not change a byte);
-                          `validate X` exits 0.
+                          `validate X` exits 0; `uniformity --format json X`
+                          exits 0 and reports every function.
   glslang-output-invalid: `opt X -o Y` exits 2 (spirv-val rejects the input)
                           and writes nothing; `opt --skip-validation X -o Y`
                           exits 3 (the output gate) and Y does not exist;
@@ -43,6 +44,7 @@ import collections
 import concurrent.futures
 import dataclasses
 import hashlib
+import json
 import os
 import shutil
 import subprocess
@@ -101,6 +103,16 @@ def mangle(rel_path):
 def read_bytes(path):
     with open(path, "rb") as f:
         return f.read()
+
+
+def count_opcode(binary, opcode):
+    """Instructions with |opcode| in a little-endian SPIR-V binary."""
+    words = [int.from_bytes(binary[i:i + 4], "little") for i in range(0, len(binary) - 3, 4)]
+    count, i = 0, 5
+    while i < len(words) and words[i] >> 16:
+        count += (words[i] & 0xFFFF) == opcode
+        i += words[i] >> 16
+    return count
 
 
 def check_shader(corpus, rel_path, work_dir, tools):
@@ -163,6 +175,18 @@ def check_shader_unguarded(corpus, rel_path, work_dir, tools):
         code, err = run([tools.spirv_conv, "validate", spv])
         if code != 0:
             fail("validate: %s, expected exit 0" % describe(code), err)
+        # The uniformity analysis must handle every valid module: exit 0 and
+        # a report naming every function the module defines.
+        code, err = run([tools.spirv_conv, "uniformity", "--format", "json", spv, "-o", out + ".json"])
+        if code != 0:
+            fail("uniformity: %s, expected exit 0" % describe(code), err)
+        else:
+            with open(out + ".json") as f:
+                report = json.load(f)
+            functions = count_opcode(read_bytes(spv), 54)  # OpFunction
+            if len(report["functions"]) != functions:
+                fail("uniformity: %d functions reported, module has %d"
+                     % (len(report["functions"]), functions))
     else:
         code, err = run([tools.spirv_conv, "opt", spv, "-o", out])
         if code != 2:

@@ -19,6 +19,7 @@ using Command = std::function<int()>;
 Command AddValidateCommand(CLI::App& app);
 Command AddOptCommand(CLI::App& app);
 Command AddDisCommand(CLI::App& app);
+Command AddUniformityCommand(CLI::App& app);
 
 }  // namespace cli
 }  // namespace spirv_conv

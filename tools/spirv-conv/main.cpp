@@ -31,6 +31,7 @@ int main(int argc, char** argv) {
   add(spirv_conv::cli::AddValidateCommand);
   add(spirv_conv::cli::AddOptCommand);
   add(spirv_conv::cli::AddDisCommand);
+  add(spirv_conv::cli::AddUniformityCommand);
 
   try {
     app.parse(argc, argv);

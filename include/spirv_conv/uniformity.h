@@ -1,0 +1,149 @@
+// Copyright (c) 2026 The spirv-conv authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// Dynamic uniformity of every value, branch and block of a SPIR-V module, in
+// the sense of "Convergence and Uniformity" (seed 000): maximal convergence,
+// the cycle hierarchy, m-converged blocks (the diverged-entry criterion and
+// diverged paths reaching irreducible cycles), joins of divergent branches by
+// disjoint paths, and temporal divergence at divergent cycle exits.
+//
+// Levels are scopes. A value is `uniform` when all converged dynamic instances
+// in the invocation group (the workgroup for compute and kernels, the draw or
+// dispatch otherwise) agree, `subgroup` when only the instances within one
+// subgroup are guaranteed to agree, `quad` when only those within one quad
+// (derivative group), and `divergent` otherwise. Each level implies the ones
+// after it: Join(a, b) is the wider of the two.
+//
+// The analysis is sound: when unsure it says divergent, never uniform. See
+// docs/uniformity.md for the sources table and the algorithm.
+
+#ifndef INCLUDE_SPIRV_CONV_UNIFORMITY_H_
+#define INCLUDE_SPIRV_CONV_UNIFORMITY_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "spirv_conv/status.h"
+
+namespace spvtools {
+namespace opt {
+class IRContext;
+class Instruction;
+}  // namespace opt
+}  // namespace spvtools
+
+namespace spirv_conv {
+
+enum class Uniformity : uint8_t { kUniform = 0, kSubgroup = 1, kQuad = 2, kDivergent = 3 };
+
+// "uniform", "subgroup", "quad", "divergent".
+const char* UniformityName(Uniformity level);
+inline Uniformity Join(Uniformity a, Uniformity b) { return a < b ? b : a; }
+
+struct UniformityOptions {
+  // Loads from StorageBuffer, PhysicalStorageBuffer, Workgroup and storage
+  // images are divergent unless the resource is NonWritable, because another
+  // invocation may write it concurrently. Set this when the shader's own
+  // synchronisation guarantees that no invocation writes what others read.
+  bool assume_no_concurrent_writes = false;
+};
+
+// One step of an explanation: why |subject| (a value id, or a block's label
+// id for control flow) has |level|. |cause| is the id the next step is about
+// (0 at a source).
+struct UniformityStep {
+  enum class Kind {
+    kSource,       // the instruction itself is a source (built-in, input, atomic, ...)
+    kOperand,      // an operand (|cause|) has this level
+    kJoin,         // a phi at a join of the divergent branch in block |cause|
+    kTemporal,     // |cause| is defined in a cycle left through a divergent exit
+    kCycle,        // defined in a cycle that is not m-converged; |cause| is its header
+    kMemory,       // a store (value |cause|) to the memory this load reads
+    kCall,         // the argument or return value |cause| of a call
+    kControlFlow,  // the block depends on the branch in block |cause|
+    kCallSite,     // the function is called in control flow of block |cause|
+    kDecoration,   // a Uniform/UniformId decoration asserts the level
+  };
+  uint32_t subject = 0;
+  Kind kind = Kind::kSource;
+  uint32_t cause = 0;
+  Uniformity level = Uniformity::kUniform;
+  std::string note;  // a short human-readable description of this step
+};
+
+// A cycle of one function (see cycle_info.h), with what the analysis found.
+struct UniformityCycle {
+  uint32_t header = 0;            // OpLabel id
+  std::vector<uint32_t> entries;  // header first
+  std::vector<uint32_t> blocks;   // every block, nested cycles included
+  uint32_t depth = 1;             // 1 for a top-level cycle
+  bool reducible = true;
+  // The widest level of a divergent exit (threads may leave on different
+  // iterations or through different exits); uniform when none.
+  Uniformity divergent_exit = Uniformity::kUniform;
+  // Not m-converged (assumed divergent) at this level; uniform when it is.
+  Uniformity assumed_divergent = Uniformity::kUniform;
+};
+
+class UniformityInfo {
+ public:
+  // Analyses every function of |context| (which must stay alive and
+  // unchanged while the result is used). Functions reachable from entry
+  // points are analysed once per distinct calling context; others assume
+  // divergent parameters. Fails only on IR the analysis cannot model
+  // (reported, never guessed).
+  static Expected<std::unique_ptr<UniformityInfo>> Compute(spvtools::opt::IRContext* context,
+                                                           const UniformityOptions& options = {});
+  ~UniformityInfo();
+
+  // The level of result |id| at its definition, joined over every calling
+  // context of its function. Ids without a value (types, labels) and
+  // module-level constants are uniform.
+  Uniformity ValueLevel(uint32_t id) const;
+
+  // The level of operand |in_operand_index| (an "in" operand, as
+  // Instruction::GetSingleWordInOperand counts) of |user| as |user| sees it:
+  // the definition's level joined with temporal divergence when |user| is
+  // outside a cycle with a divergent exit that contains the definition.
+  Uniformity UseLevel(const spvtools::opt::Instruction& user, uint32_t in_operand_index) const;
+  bool IsDivergentUse(const spvtools::opt::Instruction& user, uint32_t in_operand_index) const {
+    return UseLevel(user, in_operand_index) != Uniformity::kUniform;
+  }
+
+  // The level of the decision made by the terminator of block |label|
+  // (uniform for unconditional branches, returns and kills).
+  Uniformity BranchLevel(uint32_t label) const;
+  bool HasDivergentBranch(uint32_t label) const {
+    return BranchLevel(label) != Uniformity::kUniform;
+  }
+
+  // The control-flow level of block |label|: the widest scope at which all
+  // invocations that entered the entry point together execute the block
+  // together, joined over every calling context of its function.
+  Uniformity ControlFlowLevel(uint32_t label) const;
+  // The same for one instruction: an instruction after a call that may
+  // terminate invocations (OpKill in the callee) can be less uniform than
+  // the start of its block.
+  Uniformity ControlFlowLevel(const spvtools::opt::Instruction& instruction) const;
+
+  // The cycles of function |function_id|, parents before children.
+  const std::vector<UniformityCycle>& Cycles(uint32_t function_id) const;
+
+  // Why |id| (a value) has its level: steps from |id| back to a source of
+  // non-uniformity. Empty for uniform values.
+  std::vector<UniformityStep> ExplainValue(uint32_t id) const;
+  // Why block |label| runs in non-uniform control flow.
+  std::vector<UniformityStep> ExplainControlFlow(uint32_t label) const;
+
+  class Impl;
+
+ private:
+  explicit UniformityInfo(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace spirv_conv
+
+#endif  // INCLUDE_SPIRV_CONV_UNIFORMITY_H_

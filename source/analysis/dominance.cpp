@@ -1,0 +1,140 @@
+// Copyright (c) 2026 The spirv-conv authors
+// SPDX-License-Identifier: Apache-2.0
+
+#include "analysis/dominance.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace spirv_conv {
+namespace analysis {
+namespace {
+
+using Graph = std::vector<std::vector<uint32_t>>;
+
+// Reverse post-order of the blocks reachable from |root| in |successors|.
+std::vector<uint32_t> ReversePostOrder(const Graph& successors, uint32_t root) {
+  std::vector<uint32_t> post;
+  std::vector<char> seen(successors.size(), 0);
+  std::vector<std::pair<uint32_t, size_t>> stack{{root, 0}};
+  seen[root] = 1;
+  while (!stack.empty()) {
+    auto& [block, next] = stack.back();
+    if (next < successors[block].size()) {
+      const uint32_t successor = successors[block][next++];
+      if (!seen[successor]) {
+        seen[successor] = 1;
+        stack.emplace_back(successor, 0);
+      }
+    } else {
+      post.push_back(block);
+      stack.pop_back();
+    }
+  }
+  std::reverse(post.begin(), post.end());
+  return post;
+}
+
+// Blocks that can reach a block without successors.
+std::vector<char> ReachesExit(const Cfg& cfg, const Graph& predecessors) {
+  std::vector<char> reaches(cfg.size(), 0);
+  std::vector<uint32_t> work;
+  for (uint32_t b = 0; b < cfg.size(); ++b) {
+    if (cfg.successors[b].empty()) reaches[b] = 1, work.push_back(b);
+  }
+  while (!work.empty()) {
+    const uint32_t b = work.back();
+    work.pop_back();
+    for (uint32_t p : predecessors[b]) {
+      if (!reaches[p]) reaches[p] = 1, work.push_back(p);
+    }
+  }
+  return reaches;
+}
+
+}  // namespace
+
+DominatorTree::DominatorTree(const Cfg& cfg, bool post, const std::vector<char>& also_exit) {
+  const uint32_t n = cfg.size();
+  // The graph to walk forwards and the one to read predecessors from.
+  Graph forward;
+  Graph backward;
+  if (!post) {
+    forward = cfg.successors;
+    backward = cfg.Predecessors();
+    root_ = cfg.entry;
+  } else {
+    const Graph predecessors = cfg.Predecessors();
+    const std::vector<char> reaches = ReachesExit(cfg, predecessors);
+    root_ = n;
+    forward.assign(n + 1, {});
+    backward.assign(n + 1, {});
+    for (uint32_t b = 0; b < n; ++b) {
+      forward[b] = predecessors[b];
+      backward[b] = cfg.successors[b];
+      const bool exits = !also_exit.empty() && also_exit[b];
+      if (cfg.successors[b].empty() || !reaches[b] || exits) {
+        forward[n].push_back(b);
+        backward[b].push_back(n);
+      }
+    }
+  }
+  const uint32_t size = static_cast<uint32_t>(forward.size());
+  idom_.assign(size, kNone);
+  order_.assign(size, kNone);
+  if (size == 0) return;
+
+  const std::vector<uint32_t> rpo = ReversePostOrder(forward, root_);
+  for (uint32_t i = 0; i < rpo.size(); ++i) order_[rpo[i]] = i;
+  auto intersect = [&](uint32_t a, uint32_t b) {
+    while (a != b) {
+      while (order_[a] > order_[b]) a = idom_[a];
+      while (order_[b] > order_[a]) b = idom_[b];
+    }
+    return a;
+  };
+  idom_[root_] = root_;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t i = 1; i < rpo.size(); ++i) {
+      const uint32_t b = rpo[i];
+      uint32_t new_idom = kNone;
+      for (uint32_t p : backward[b]) {
+        if (order_[p] == kNone || idom_[p] == kNone) continue;
+        new_idom = new_idom == kNone ? p : intersect(p, new_idom);
+      }
+      if (new_idom != idom_[b]) idom_[b] = new_idom, changed = true;
+    }
+  }
+  idom_[root_] = kNone;
+
+  // Interval numbering of the tree for constant-time Dominates.
+  Graph children(size);
+  for (uint32_t b : rpo) {
+    if (idom_[b] != kNone) children[idom_[b]].push_back(b);
+  }
+  tree_in_.assign(size, 0);
+  tree_out_.assign(size, 0);
+  uint32_t clock = 0;
+  std::vector<std::pair<uint32_t, size_t>> stack{{root_, 0}};
+  tree_in_[root_] = clock++;
+  while (!stack.empty()) {
+    auto& [block, next] = stack.back();
+    if (next < children[block].size()) {
+      const uint32_t child = children[block][next++];
+      tree_in_[child] = clock++;
+      stack.emplace_back(child, 0);
+    } else {
+      tree_out_[block] = clock++;
+      stack.pop_back();
+    }
+  }
+}
+
+bool DominatorTree::Dominates(uint32_t a, uint32_t b) const {
+  if (order_[a] == kNone || order_[b] == kNone) return a == b;
+  return tree_in_[a] <= tree_in_[b] && tree_out_[b] <= tree_out_[a];
+}
+
+}  // namespace analysis
+}  // namespace spirv_conv

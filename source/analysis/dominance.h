@@ -1,0 +1,53 @@
+// Copyright (c) 2026 The spirv-conv authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// Dominator and post-dominator trees over a Cfg (Cooper, Harvey, Kennedy:
+// "A Simple, Fast Dominance Algorithm"). The post-dominator tree has a
+// virtual exit that every exiting block (no successors) leads to. Blocks
+// that cannot reach an exit (infinite loops) are also given an edge to the
+// virtual exit: they then post-dominate nothing they did not before, which
+// keeps control dependence conservative.
+
+#ifndef SOURCE_ANALYSIS_DOMINANCE_H_
+#define SOURCE_ANALYSIS_DOMINANCE_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "spirv_conv/cycle_info.h"
+
+namespace spirv_conv {
+namespace analysis {
+
+class DominatorTree {
+ public:
+  static constexpr uint32_t kNone = ~0u;
+
+  // Dominators of |cfg| from its entry, or (|post|) post-dominators towards
+  // the virtual exit, whose index is cfg.size(). For post-dominators, blocks
+  // flagged in |also_exit| have an extra edge to the virtual exit (a call
+  // that may end the invocation).
+  DominatorTree(const Cfg& cfg, bool post, const std::vector<char>& also_exit = {});
+
+  // The immediate (post-)dominator of |block|; kNone for the root and for
+  // blocks the traversal never reached.
+  uint32_t Idom(uint32_t block) const { return idom_[block]; }
+  bool IsReachable(uint32_t block) const { return order_[block] != kNone; }
+  // True if |a| (post-)dominates |b| (every block dominates itself).
+  bool Dominates(uint32_t a, uint32_t b) const;
+  bool StrictlyDominates(uint32_t a, uint32_t b) const { return a != b && Dominates(a, b); }
+  // The root: the entry, or the virtual exit.
+  uint32_t root() const { return root_; }
+
+ private:
+  uint32_t root_ = 0;
+  std::vector<uint32_t> idom_;
+  std::vector<uint32_t> order_;    // reverse post-order number
+  std::vector<uint32_t> tree_in_;  // DFS interval over the tree, for O(1) Dominates
+  std::vector<uint32_t> tree_out_;
+};
+
+}  // namespace analysis
+}  // namespace spirv_conv
+
+#endif  // SOURCE_ANALYSIS_DOMINANCE_H_

@@ -1,0 +1,493 @@
+// Copyright (c) 2026 The spirv-conv authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// The module driver: builds one model per function, solves the entry points
+// and, through callee summaries, every (function, calling context) they
+// reach; then functions no entry point reaches, with divergent parameters.
+// Module-scope variables written by the shader (Private, Output) are an
+// outer fixed point: when a run finds stores wider than it assumed, it runs
+// again with the wider assumption.
+
+#include <map>
+#include <set>
+#include <unordered_map>
+
+#include "analysis/uniformity_solver.h"
+#include "source/opt/decoration_manager.h"
+#include "spirv_conv/uniformity.h"
+
+namespace spirv_conv {
+
+using analysis::CallContext;
+using analysis::CallSummary;
+using analysis::FunctionModel;
+using analysis::FunctionState;
+using analysis::kNoNode;
+
+namespace {
+
+constexpr Uniformity kU = Uniformity::kUniform;
+constexpr Uniformity kD = Uniformity::kDivergent;
+
+}  // namespace
+
+const char* UniformityName(Uniformity level) {
+  switch (level) {
+    case Uniformity::kUniform:
+      return "uniform";
+    case Uniformity::kSubgroup:
+      return "subgroup";
+    case Uniformity::kQuad:
+      return "quad";
+    case Uniformity::kDivergent:
+      return "divergent";
+  }
+  return "divergent";
+}
+
+class UniformityInfo::Impl : public analysis::SolverHost {
+ public:
+  Impl(spvtools::opt::IRContext* context, const UniformityOptions& options)
+      : context_(context), options_(options) {}
+
+  Status Run();
+
+  // SolverHost
+  CallSummary Call(uint32_t function_id, const CallContext& context) override;
+  Uniformity VariableContent(uint32_t variable_id, uint32_t models, const char** note) override;
+  void WriteVariable(uint32_t variable_id, Uniformity level) override;
+  Uniformity Asserted(uint32_t id) override;
+
+  spvtools::opt::IRContext* context_;
+  UniformityOptions options_;
+  std::unordered_map<uint32_t, std::unique_ptr<FunctionModel>> models_;  // by function id
+  std::vector<uint32_t> function_order_;
+  std::map<std::pair<uint32_t, CallContext>, std::unique_ptr<FunctionState>> states_;
+  std::set<std::pair<uint32_t, CallContext>> in_progress_;
+  std::unordered_map<uint32_t, Uniformity> written_;  // module variables: assumed content
+  std::unordered_map<uint32_t, Uniformity> pending_;  // found by this run
+  bool unknown_write_ = false;
+  std::unordered_map<uint32_t, Uniformity> asserted_;
+
+  // Results, joined over the states of each function.
+  std::unordered_map<uint32_t, uint32_t> function_of_block_;  // label -> function id
+  std::unordered_map<uint32_t, uint32_t> function_of_value_;  // result id -> function id
+  std::unordered_map<uint32_t, std::vector<const FunctionState*>> states_of_;
+  std::unordered_map<uint32_t, std::vector<UniformityCycle>> cycles_;
+
+ private:
+  Uniformity BufferContent(const spvtools::opt::Instruction& variable, const char** note);
+  bool IsReadOnly(const spvtools::opt::Instruction& variable);
+};
+
+Status UniformityInfo::Impl::Run() {
+  spvtools::opt::Module& module = *context_->module();
+  // Which functions may end the invocation (OpKill in them or a callee).
+  std::unordered_map<uint32_t, bool> may_end;
+  std::unordered_map<uint32_t, std::vector<uint32_t>> callees;
+  for (auto& function : module) {
+    const uint32_t id = function.result_id();
+    function_order_.push_back(id);
+    may_end[id] = false;
+    for (auto& block : function) {
+      const spv::Op tail = block.tail()->opcode();
+      if (tail == spv::Op::OpKill || tail == spv::Op::OpTerminateInvocation) may_end[id] = true;
+      for (auto& inst : block) {
+        if (inst.opcode() == spv::Op::OpFunctionCall) {
+          callees[id].push_back(inst.GetSingleWordInOperand(0));
+        }
+      }
+    }
+  }
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (auto& [caller, list] : callees) {
+      if (may_end[caller]) continue;
+      for (uint32_t callee : list) {
+        if (may_end[callee]) may_end[caller] = changed = true;
+      }
+    }
+  }
+  // Execution models reaching each function.
+  std::unordered_map<uint32_t, uint32_t> models;
+  std::unordered_map<uint32_t, bool> kernel_entry;
+  for (auto& entry : module.entry_points()) {
+    const auto model = static_cast<spv::ExecutionModel>(entry.GetSingleWordInOperand(0));
+    const uint32_t fn = entry.GetSingleWordInOperand(1);
+    if (model == spv::ExecutionModel::Kernel) kernel_entry[fn] = true;
+    std::vector<uint32_t> work{fn};
+    while (!work.empty()) {
+      const uint32_t f = work.back();
+      work.pop_back();
+      const uint32_t before = models[f];
+      models[f] |= analysis::ModelBit(model);
+      if (models[f] == before && f != fn) continue;
+      for (uint32_t c : callees[f]) {
+        if ((models[c] & analysis::ModelBit(model)) == 0) work.push_back(c);
+      }
+    }
+  }
+  for (auto& function : module) {
+    auto model = analysis::BuildFunctionModel(context_, &function, may_end);
+    const uint32_t id = function.result_id();
+    model->models = models.count(id) && models[id] != 0 ? models[id] : analysis::kModelAll;
+    model->kernel_entry = kernel_entry.count(id) != 0;
+    for (uint32_t label : model->blocks.label_of) function_of_block_[label] = id;
+    for (const auto& node : model->nodes) {
+      if (node.id != 0) function_of_value_[node.id] = id;
+    }
+    models_[id] = std::move(model);
+  }
+
+  // Outer fixed point over the module-scope variables the shader writes.
+  for (int round = 0;; ++round) {
+    states_.clear();
+    pending_.clear();
+    for (auto& entry : module.entry_points()) {
+      const uint32_t fn = entry.GetSingleWordInOperand(1);
+      const FunctionModel& m = *models_.at(fn);
+      CallContext context;
+      const size_t params = m.parameter_ids.size();
+      // Kernel arguments are the same for every invocation of the dispatch;
+      // the global memory behind pointer arguments is not (other
+      // invocations may write it) unless the user says so.
+      context.parameters.assign(params, m.kernel_entry ? kU : kD);
+      context.pointees.assign(params, options_.assume_no_concurrent_writes ? kU : kD);
+      Call(fn, context);
+    }
+    for (uint32_t fn : function_order_) {
+      bool solved = false;
+      for (auto& [key, state] : states_) solved |= key.first == fn;
+      if (!solved) Call(fn, CallContext{});  // unreached: divergent parameters
+    }
+    bool grew = false;
+    for (auto& [id, level] : pending_) {
+      Uniformity& known = written_[id];
+      if (level > known) known = level, grew = true;
+    }
+    if (!grew) break;
+    if (round > 8) {
+      for (auto& [id, level] : written_) level = kD;
+    }
+  }
+
+  // Aggregate.
+  for (auto& [key, state] : states_) states_of_[key.first].push_back(state.get());
+  for (auto& [fn, model] : models_) {
+    std::vector<UniformityCycle>& out = cycles_[fn];
+    for (uint32_t ci = 0; ci < model->cycles.size(); ++ci) {
+      const Cycle* c = model->cycles[ci];
+      UniformityCycle cycle;
+      cycle.header = model->blocks.label_of[c->header()];
+      for (uint32_t e : c->entries()) cycle.entries.push_back(model->blocks.label_of[e]);
+      for (uint32_t b : c->blocks()) cycle.blocks.push_back(model->blocks.label_of[b]);
+      cycle.depth = c->depth();
+      cycle.reducible = c->IsReducible();
+      for (const FunctionState* s : states_of_[fn]) {
+        cycle.divergent_exit = Join(cycle.divergent_exit, s->CycleExit(ci));
+        cycle.assumed_divergent = Join(cycle.assumed_divergent, s->CycleAssumed(ci));
+      }
+      out.push_back(std::move(cycle));
+    }
+  }
+  return Ok{};
+}
+
+CallSummary UniformityInfo::Impl::Call(uint32_t function_id, const CallContext& context) {
+  auto model_it = models_.find(function_id);
+  CallSummary conservative{kD, {}, kD};
+  if (model_it == models_.end()) return conservative;  // an import: nothing known
+  const FunctionModel& model = *model_it->second;
+  conservative.pointee_writes.assign(model.parameter_ids.size(), kD);
+  FunctionState probe(model, context);  // normalizes the context's sizes
+  auto key = std::make_pair(function_id, probe.context());
+  auto found = states_.find(key);
+  if (found != states_.end()) return found->second->summary();
+  // Recursion (Kernel modules only): assume the worst for the inner call.
+  if (in_progress_.count(key)) return conservative;
+  if (model.function->IsDeclaration()) return conservative;
+  in_progress_.insert(key);
+  auto state = std::make_unique<FunctionState>(model, key.second);
+  state->Solve(*this);
+  in_progress_.erase(key);
+  CallSummary summary = state->summary();
+  states_[key] = std::move(state);
+  return summary;
+}
+
+bool UniformityInfo::Impl::IsReadOnly(const spvtools::opt::Instruction& variable) {
+  auto* decorations = context_->get_decoration_mgr();
+  if (decorations->HasDecoration(variable.result_id(), uint32_t(spv::Decoration::NonWritable))) {
+    return true;
+  }
+  // A block whose every member is NonWritable.
+  const auto* pointer = context_->get_def_use_mgr()->GetDef(variable.type_id());
+  const auto* type = context_->get_def_use_mgr()->GetDef(pointer->GetSingleWordInOperand(1));
+  while (type != nullptr && (type->opcode() == spv::Op::OpTypeArray ||
+                             type->opcode() == spv::Op::OpTypeRuntimeArray)) {
+    type = context_->get_def_use_mgr()->GetDef(type->GetSingleWordInOperand(0));
+  }
+  if (type == nullptr || type->opcode() != spv::Op::OpTypeStruct) return false;
+  std::set<uint32_t> read_only;
+  for (auto* d : decorations->GetDecorationsFor(type->result_id(), false)) {
+    if (d->opcode() == spv::Op::OpMemberDecorate &&
+        d->GetSingleWordInOperand(2) == uint32_t(spv::Decoration::NonWritable)) {
+      read_only.insert(d->GetSingleWordInOperand(1));
+    }
+  }
+  return read_only.size() == type->NumInOperands();
+}
+
+Uniformity UniformityInfo::Impl::BufferContent(const spvtools::opt::Instruction& variable,
+                                               const char** note) {
+  if (IsReadOnly(variable)) {
+    *note = "read-only memory (NonWritable): the same for every invocation";
+    return kU;
+  }
+  if (options_.assume_no_concurrent_writes) {
+    *note = "memory written by the shader (no concurrent writers assumed)";
+    return unknown_write_ ? kD : written_[variable.result_id()];
+  }
+  *note = "memory other invocations may write concurrently";
+  return kD;
+}
+
+Uniformity UniformityInfo::Impl::VariableContent(uint32_t id, uint32_t models, const char** note) {
+  const auto* variable = context_->get_def_use_mgr()->GetDef(id);
+  const auto storage = static_cast<spv::StorageClass>(variable->GetSingleWordInOperand(0));
+  auto* decorations = context_->get_decoration_mgr();
+  switch (storage) {
+    case spv::StorageClass::UniformConstant:
+    case spv::StorageClass::PushConstant:
+      *note = "uniform memory: the same for every invocation";
+      return kU;
+    case spv::StorageClass::Uniform: {
+      // A BufferBlock is a storage buffer in disguise.
+      const auto* pointer = context_->get_def_use_mgr()->GetDef(variable->type_id());
+      uint32_t type = pointer->GetSingleWordInOperand(1);
+      const auto* t = context_->get_def_use_mgr()->GetDef(type);
+      while (t != nullptr &&
+             (t->opcode() == spv::Op::OpTypeArray || t->opcode() == spv::Op::OpTypeRuntimeArray)) {
+        t = context_->get_def_use_mgr()->GetDef(t->GetSingleWordInOperand(0));
+      }
+      if (t != nullptr &&
+          decorations->HasDecoration(t->result_id(), uint32_t(spv::Decoration::BufferBlock))) {
+        return BufferContent(*variable, note);
+      }
+      *note = "uniform memory: the same for every invocation";
+      return kU;
+    }
+    case spv::StorageClass::StorageBuffer:
+    case spv::StorageClass::PhysicalStorageBuffer:
+    case spv::StorageClass::CrossWorkgroup:
+    case spv::StorageClass::Generic:
+    case spv::StorageClass::Image:
+    case spv::StorageClass::Workgroup:
+      return BufferContent(*variable, note);
+    case spv::StorageClass::Private:
+    case spv::StorageClass::Output:
+      *note = "a per-invocation variable: what the shader stored to it";
+      return unknown_write_ ? kD : written_[id];
+    case spv::StorageClass::Input: {
+      uint32_t builtin = ~0u;
+      decorations->ForEachDecoration(
+          id, uint32_t(spv::Decoration::BuiltIn),
+          [&](const spvtools::opt::Instruction& d) { builtin = d.GetSingleWordInOperand(2); });
+      if (builtin != ~0u) {
+        return analysis::BuiltInLevel(static_cast<spv::BuiltIn>(builtin), models, note);
+      }
+      *note = "a shader input: varies per invocation (Flat too: one subgroup can span primitives)";
+      return kD;
+    }
+    default:
+      *note = "memory the analysis does not model";
+      return kD;
+  }
+}
+
+void UniformityInfo::Impl::WriteVariable(uint32_t id, Uniformity level) {
+  if (id == 0) {
+    unknown_write_ = true;
+    pending_[0] = kD;
+    return;
+  }
+  Uniformity& p = pending_[id];
+  p = Join(p, level);
+}
+
+Uniformity UniformityInfo::Impl::Asserted(uint32_t id) {
+  auto it = asserted_.find(id);
+  if (it != asserted_.end()) return it->second;
+  Uniformity level = kD;
+  auto* decorations = context_->get_decoration_mgr();
+  for (auto* d : decorations->GetDecorationsFor(id, false)) {
+    if (d->opcode() != spv::Op::OpDecorate && d->opcode() != spv::Op::OpDecorateId) continue;
+    const auto decoration = static_cast<spv::Decoration>(d->GetSingleWordInOperand(1));
+    if (decoration == spv::Decoration::Uniform) level = kU;
+    if (decoration == spv::Decoration::UniformId) {
+      level = std::min(level, analysis::ScopeLevel(d->GetSingleWordInOperand(2), context_));
+    }
+  }
+  asserted_[id] = level;
+  return level;
+}
+
+// ---------------------------------------------------------------------------
+
+Expected<std::unique_ptr<UniformityInfo>> UniformityInfo::Compute(
+    spvtools::opt::IRContext* context, const UniformityOptions& options) {
+  auto impl = std::make_unique<Impl>(context, options);
+  Status status = impl->Run();
+  if (!status) return status.error();
+  return std::unique_ptr<UniformityInfo>(new UniformityInfo(std::move(impl)));
+}
+
+UniformityInfo::UniformityInfo(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+UniformityInfo::~UniformityInfo() = default;
+
+Uniformity UniformityInfo::ValueLevel(uint32_t id) const {
+  auto fn = impl_->function_of_value_.find(id);
+  if (fn == impl_->function_of_value_.end()) return kU;
+  const uint32_t node = impl_->models_.at(fn->second)->NodeOf(id);
+  Uniformity level = kU;
+  for (const FunctionState* s : impl_->states_of_[fn->second]) level = Join(level, s->Level(node));
+  return level;
+}
+
+Uniformity UniformityInfo::UseLevel(const spvtools::opt::Instruction& user,
+                                    uint32_t in_operand_index) const {
+  const uint32_t id = user.GetSingleWordInOperand(in_operand_index);
+  auto fn = impl_->function_of_value_.find(id);
+  if (fn == impl_->function_of_value_.end()) return kU;
+  const FunctionModel& model = *impl_->models_.at(fn->second);
+  auto* block = impl_->context_->get_instr_block(const_cast<spvtools::opt::Instruction*>(&user));
+  const uint32_t node = model.NodeOf(id);
+  Uniformity level = kU;
+  for (const FunctionState* s : impl_->states_of_[fn->second]) {
+    level = Join(level, block == nullptr ? s->Level(node)
+                                         : s->UseLevel(node, model.blocks.index.at(block->id())));
+  }
+  return level;
+}
+
+Uniformity UniformityInfo::BranchLevel(uint32_t label) const {
+  auto fn = impl_->function_of_block_.find(label);
+  if (fn == impl_->function_of_block_.end()) return kU;
+  const uint32_t b = impl_->models_.at(fn->second)->blocks.index.at(label);
+  Uniformity level = kU;
+  for (const FunctionState* s : impl_->states_of_[fn->second]) level = Join(level, s->Branch(b));
+  return level;
+}
+
+Uniformity UniformityInfo::ControlFlowLevel(uint32_t label) const {
+  auto fn = impl_->function_of_block_.find(label);
+  if (fn == impl_->function_of_block_.end()) return kU;
+  const uint32_t b = impl_->models_.at(fn->second)->blocks.index.at(label);
+  Uniformity level = kU;
+  for (const FunctionState* s : impl_->states_of_[fn->second])
+    level = Join(level, s->ControlFlow(b));
+  return level;
+}
+
+Uniformity UniformityInfo::ControlFlowLevel(const spvtools::opt::Instruction& instruction) const {
+  auto* block =
+      impl_->context_->get_instr_block(const_cast<spvtools::opt::Instruction*>(&instruction));
+  if (block == nullptr) return kU;
+  auto fn = impl_->function_of_block_.find(block->id());
+  if (fn == impl_->function_of_block_.end()) return kU;
+  const FunctionModel& model = *impl_->models_.at(fn->second);
+  const uint32_t b = model.blocks.index.at(block->id());
+  // Calls before |instruction| in its block.
+  size_t calls_before = 0;
+  for (auto& inst : *block) {
+    if (&inst == &instruction) break;
+    if (inst.opcode() == spv::Op::OpFunctionCall) ++calls_before;
+  }
+  Uniformity level = kU;
+  for (const FunctionState* s : impl_->states_of_[fn->second]) {
+    level = Join(level, s->ControlFlowBeforeCall(b, calls_before));
+  }
+  return level;
+}
+
+const std::vector<UniformityCycle>& UniformityInfo::Cycles(uint32_t function_id) const {
+  static const std::vector<UniformityCycle> kNone;
+  auto it = impl_->cycles_.find(function_id);
+  return it == impl_->cycles_.end() ? kNone : it->second;
+}
+
+std::vector<UniformityStep> UniformityInfo::ExplainValue(uint32_t id) const {
+  std::vector<UniformityStep> steps;
+  std::set<uint32_t> seen;
+  while (id != 0 && seen.insert(id).second && steps.size() < 64) {
+    auto fn = impl_->function_of_value_.find(id);
+    if (fn == impl_->function_of_value_.end()) break;
+    const FunctionModel& model = *impl_->models_.at(fn->second);
+    const uint32_t node = model.NodeOf(id);
+    const FunctionState* widest = nullptr;
+    for (const FunctionState* s : impl_->states_of_[fn->second]) {
+      if (widest == nullptr || s->Level(node) > widest->Level(node)) widest = s;
+    }
+    if (widest == nullptr || widest->Level(node) == kU) break;
+    const analysis::Reason& why = widest->Why(node);
+    steps.push_back({id, why.kind, why.cause, widest->Level(node), why.note});
+    switch (why.kind) {
+      case UniformityStep::Kind::kOperand:
+      case UniformityStep::Kind::kMemory:
+      case UniformityStep::Kind::kTemporal:
+        id = why.cause;
+        break;
+      case UniformityStep::Kind::kJoin:
+      case UniformityStep::Kind::kCycle: {
+        // Continue with the condition of the branch that diverged.
+        const uint32_t b =
+            model.blocks.index.count(why.cause) ? model.blocks.index.at(why.cause) : 0;
+        id = model.condition_id.empty() ? 0 : model.condition_id[b];
+        if (why.kind == UniformityStep::Kind::kCycle) id = 0;
+        break;
+      }
+      default:
+        id = 0;
+        break;
+    }
+  }
+  return steps;
+}
+
+std::vector<UniformityStep> UniformityInfo::ExplainControlFlow(uint32_t label) const {
+  std::vector<UniformityStep> steps;
+  std::set<uint32_t> seen;
+  while (label != 0 && seen.insert(label).second && steps.size() < 64) {
+    auto fn = impl_->function_of_block_.find(label);
+    if (fn == impl_->function_of_block_.end()) break;
+    const FunctionModel& model = *impl_->models_.at(fn->second);
+    const uint32_t b = model.blocks.index.at(label);
+    const FunctionState* widest = nullptr;
+    for (const FunctionState* s : impl_->states_of_[fn->second]) {
+      if (widest == nullptr || s->ControlFlow(b) > widest->ControlFlow(b)) widest = s;
+    }
+    if (widest == nullptr || widest->ControlFlow(b) == kU) break;
+    const analysis::Reason& why = widest->ControlFlowWhy(b);
+    if (why.kind != UniformityStep::Kind::kControlFlow) {
+      const char* note = widest->context().control_flow != kU && why.cause == 0
+                             ? "the function is called in non-uniform control flow"
+                             : why.note;
+      steps.push_back({label, why.cause == 0 ? UniformityStep::Kind::kCallSite : why.kind,
+                       why.cause, widest->ControlFlow(b), note});
+      break;
+    }
+    steps.push_back({label, why.kind, why.cause, widest->ControlFlow(b), why.note});
+    // The branch itself: why its decision is non-uniform, unless its own
+    // control flow is the reason.
+    const uint32_t d = model.blocks.index.at(why.cause);
+    if (widest->Branch(d) >= widest->ControlFlow(b)) {
+      const analysis::Reason& branch_why = widest->BranchWhy(d);
+      for (const UniformityStep& step : ExplainValue(branch_why.cause)) steps.push_back(step);
+      break;
+    }
+    label = why.cause;
+  }
+  return steps;
+}
+
+}  // namespace spirv_conv

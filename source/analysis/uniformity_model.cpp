@@ -1,0 +1,353 @@
+// Copyright (c) 2026 The spirv-conv authors
+// SPDX-License-Identifier: Apache-2.0
+
+#include "analysis/uniformity_model.h"
+
+#include <algorithm>
+
+namespace spirv_conv {
+namespace analysis {
+namespace {
+
+using spvtools::opt::Instruction;
+
+bool IsPointerType(spvtools::opt::IRContext* context, uint32_t type_id) {
+  const Instruction* type = context->get_def_use_mgr()->GetDef(type_id);
+  return type != nullptr && (type->opcode() == spv::Op::OpTypePointer ||
+                             type->opcode() == spv::Op::OpTypeForwardPointer);
+}
+
+bool IsKill(spv::Op op) { return op == spv::Op::OpKill || op == spv::Op::OpTerminateInvocation; }
+
+}  // namespace
+
+PointerRoot FindRoot(spvtools::opt::IRContext* context, uint32_t pointer_id) {
+  auto* defs = context->get_def_use_mgr();
+  for (int steps = 0; steps < 1000; ++steps) {
+    const Instruction* def = defs->GetDef(pointer_id);
+    if (def == nullptr) return {};
+    switch (def->opcode()) {
+      case spv::Op::OpAccessChain:
+      case spv::Op::OpInBoundsAccessChain:
+      case spv::Op::OpPtrAccessChain:
+      case spv::Op::OpInBoundsPtrAccessChain:
+      case spv::Op::OpCopyObject:
+      case spv::Op::OpImageTexelPointer:
+        pointer_id = def->GetSingleWordInOperand(0);  // the base (image variable)
+        continue;
+      case spv::Op::OpVariable:
+        return {PointerRoot::Kind::kVariable, def->result_id(),
+                static_cast<spv::StorageClass>(def->GetSingleWordInOperand(0))};
+      case spv::Op::OpFunctionParameter:
+        return {PointerRoot::Kind::kParameter, def->result_id(), spv::StorageClass::Function};
+      default:
+        return {};
+    }
+  }
+  return {};
+}
+
+const BranchDivergence& FunctionModel::Divergence(uint32_t block) const {
+  auto& slot = divergence_cache[block];
+  if (!slot) slot = std::make_unique<BranchDivergence>(ComputeBranchDivergence(*graph, block));
+  return *slot;
+}
+
+uint32_t FunctionModel::NodeOf(uint32_t id) const {
+  auto it = node_of.find(id);
+  return it == node_of.end() ? kNoNode : it->second;
+}
+
+bool FunctionModel::IsInvariantIn(uint32_t n, const Cycle* cycle) const {
+  return cycle->depth() >= nodes[n].invariant_depth;
+}
+
+std::unique_ptr<FunctionModel> BuildFunctionModel(
+    spvtools::opt::IRContext* context, spvtools::opt::Function* function,
+    const std::unordered_map<uint32_t, bool>& may_end) {
+  auto model = std::make_unique<FunctionModel>();
+  FunctionModel& m = *model;
+  m.context = context;
+  m.function = function;
+  m.blocks = BuildFunctionCfg(*function);
+  const uint32_t n_blocks = m.blocks.cfg.size();
+
+  // Blocks with a call that may end the invocation: extra exits for
+  // post-dominance.
+  m.may_end_invocation.assign(n_blocks, 0);
+  m.kills.assign(n_blocks, 0);
+  {
+    uint32_t b = 0;
+    for (auto& block : *function) {
+      for (Instruction& inst : block) {
+        if (inst.opcode() != spv::Op::OpFunctionCall) continue;
+        auto it = may_end.find(inst.GetSingleWordInOperand(0));
+        if (it != may_end.end() && it->second) m.may_end_invocation[b] = 1;
+      }
+      m.kills[b] = IsKill(block.tail()->opcode());
+      ++b;
+    }
+  }
+  m.graph = std::make_unique<CfgAnalyses>(m.blocks.cfg, m.may_end_invocation);
+  m.memory = BuildMemorySsa(context, *function, m.blocks, *m.graph);
+  const CfgAnalyses& g = *m.graph;
+
+  m.cycles = g.cycles.AllCycles();
+  for (uint32_t i = 0; i < m.cycles.size(); ++i) m.cycle_index[m.cycles[i]] = i;
+
+  // Nodes: parameters, then per block (in function order) its instructions
+  // with the virtual phis placed with the block's phis.
+  m.block_nodes.assign(n_blocks, {});
+  auto add_node = [&](Instruction* inst, uint32_t block) {
+    Node node;
+    node.inst = inst;
+    node.id = inst != nullptr ? inst->result_id() : 0;
+    node.block = block;
+    const uint32_t index = static_cast<uint32_t>(m.nodes.size());
+    if (node.id != 0) m.node_of[node.id] = index;
+    m.nodes.push_back(std::move(node));
+    m.block_nodes[block].push_back(index);
+    return index;
+  };
+  function->ForEachParam([&](Instruction* param) {
+    const uint32_t index = add_node(param, m.blocks.cfg.entry);
+    m.nodes[index].rule = {Rule::kParameter, Uniformity::kUniform, ""};
+    m.nodes[index].parameter = static_cast<uint32_t>(m.parameter_ids.size());
+    m.parameter_ids.push_back(param->result_id());
+    m.parameter_is_pointer.push_back(IsPointerType(context, param->type_id()));
+  });
+  std::vector<std::vector<uint32_t>> virtual_phis_at(n_blocks);
+  for (uint32_t i = 0; i < m.memory.phis.size(); ++i) {
+    virtual_phis_at[m.memory.phis[i].block].push_back(i);
+  }
+  std::vector<uint32_t> virtual_phi_node(m.memory.phis.size(), kNoNode);
+  {
+    uint32_t b = 0;
+    for (auto& block : *function) {
+      for (uint32_t phi : virtual_phis_at[b]) {
+        const uint32_t index = add_node(nullptr, b);
+        m.nodes[index].rule = {Rule::kPhi, Uniformity::kUniform, ""};
+        m.nodes[index].virtual_phi = phi;
+        virtual_phi_node[phi] = index;
+      }
+      for (Instruction& inst : block) {
+        if (!inst.HasResultId() || inst.opcode() == spv::Op::OpLabel) continue;
+        const uint32_t index = add_node(&inst, b);
+        m.nodes[index].rule = ClassifyInstruction(inst, context);
+      }
+      ++b;
+    }
+  }
+
+  // Operands, phis, loads and memory writes.
+  m.users.assign(m.nodes.size(), {});
+  auto def_node = [&](const MemorySsa::Def& def) -> std::pair<uint32_t, uint32_t> {
+    switch (def.kind) {
+      case MemorySsa::Def::Kind::kValue:
+        return {def.index, m.NodeOf(def.index)};
+      case MemorySsa::Def::Kind::kPhi:
+        return {1, virtual_phi_node[def.index]};
+      default:
+        return {0, kNoNode};
+    }
+  };
+  auto* defs = context->get_def_use_mgr();
+  auto is_undef = [&](uint32_t id) {
+    const Instruction* def = defs->GetDef(id);
+    return def != nullptr && def->opcode() == spv::Op::OpUndef;
+  };
+  for (uint32_t index = 0; index < m.nodes.size(); ++index) {
+    Node& node = m.nodes[index];
+    if (node.virtual_phi != kNoNode) {
+      for (const auto& [def, pred] : m.memory.phis[node.virtual_phi].incoming) {
+        auto [id, n] = def_node(def);
+        node.incoming.push_back({id, n, pred});
+      }
+    } else if (node.rule.rule == Rule::kPhi) {
+      for (uint32_t i = 0; i + 1 < node.inst->NumInOperands(); i += 2) {
+        const uint32_t id = node.inst->GetSingleWordInOperand(i);
+        const uint32_t pred = m.blocks.index.at(node.inst->GetSingleWordInOperand(i + 1));
+        node.incoming.push_back({is_undef(id) ? 0 : id, m.NodeOf(id), pred});
+      }
+    } else if (node.rule.rule == Rule::kLoad && node.inst->opcode() == spv::Op::OpLoad) {
+      auto it = m.memory.load_def.find(node.id);
+      if (it != m.memory.load_def.end()) {
+        node.promoted = true;
+        auto [id, n] = def_node(it->second);
+        if (n != kNoNode) node.operands.push_back(n);
+        (void)id;
+      } else {
+        const uint32_t pointer = node.inst->GetSingleWordInOperand(0);
+        node.address = m.NodeOf(pointer);
+        if (node.address != kNoNode) node.operands.push_back(node.address);
+        node.root = FindRoot(context, pointer);
+      }
+    } else if (node.inst != nullptr && node.rule.rule != Rule::kParameter) {
+      const bool is_call = node.rule.rule == Rule::kCall;
+      const bool is_ext = node.inst->opcode() == spv::Op::OpExtInst;
+      uint32_t in_index = 0;
+      node.inst->ForEachInId([&](const uint32_t* id) {
+        const uint32_t this_index = in_index++;
+        if ((is_call || is_ext) && this_index == 0) return;  // callee / set
+        const uint32_t n = m.NodeOf(*id);
+        if (n != kNoNode) node.operands.push_back(n);
+      });
+      if (node.inst->opcode() == spv::Op::OpImageRead ||
+          node.inst->opcode() == spv::Op::OpImageSparseRead) {
+        // The image operand is loaded from its variable.
+        const Instruction* image = defs->GetDef(node.inst->GetSingleWordInOperand(0));
+        if (image != nullptr && image->opcode() == spv::Op::OpLoad) {
+          node.root = FindRoot(context, image->GetSingleWordInOperand(0));
+        }
+      }
+    }
+    if (!node.incoming.empty()) {
+      uint32_t first = 0;
+      bool same = true;
+      for (const auto& in : node.incoming) {
+        if (in.id == 0) continue;
+        // Virtual phis have id 1 as a placeholder: compare nodes instead.
+        const uint32_t key = in.node != kNoNode ? in.node + 2 : in.id;
+        if (first == 0)
+          first = key;
+        else if (key != first)
+          same = false;
+      }
+      node.trivial_phi = same;
+      for (const auto& in : node.incoming) {
+        if (in.node != kNoNode) m.users[in.node].push_back(index);
+      }
+    }
+    for (uint32_t op : node.operands) m.users[op].push_back(index);
+  }
+  for (auto& u : m.users) {
+    std::sort(u.begin(), u.end());
+    u.erase(std::unique(u.begin(), u.end()), u.end());
+  }
+
+  // Branch conditions, calls, memory writes.
+  m.condition.assign(n_blocks, kNoNode);
+  m.condition_id.assign(n_blocks, 0);
+  m.block_calls.assign(n_blocks, {});
+  {
+    uint32_t b = 0;
+    for (auto& block : *function) {
+      const Instruction* term = block.tail().operator->();
+      if (m.blocks.cfg.successors[b].size() > 1) {
+        const uint32_t id = term->GetSingleWordInOperand(0);
+        m.condition_id[b] = id;
+        m.condition[b] = m.NodeOf(id);
+      }
+      for (Instruction& inst : block) {
+        const spv::Op op = inst.opcode();
+        if (op == spv::Op::OpFunctionCall) {
+          const uint32_t call = m.NodeOf(inst.result_id());
+          m.block_calls[b].push_back(call);
+          for (uint32_t a = 1; a < inst.NumInOperands(); ++a) {
+            const uint32_t arg = inst.GetSingleWordInOperand(a);
+            const Instruction* arg_def = defs->GetDef(arg);
+            if (arg_def == nullptr || !IsPointerType(context, arg_def->type_id())) continue;
+            MemoryWrite w;
+            w.block = b;
+            w.inst = &inst;
+            w.root = FindRoot(context, arg);
+            w.address = m.NodeOf(arg);
+            w.call_node = call;
+            w.argument = a - 1;
+            m.writes.push_back(w);
+          }
+          continue;
+        }
+        if (op == spv::Op::OpStore) {
+          const uint32_t pointer = inst.GetSingleWordInOperand(0);
+          if (m.memory.promoted.count(pointer)) continue;
+          MemoryWrite w;
+          w.block = b;
+          w.inst = &inst;
+          w.root = FindRoot(context, pointer);
+          w.address = m.NodeOf(pointer);
+          w.value = m.NodeOf(inst.GetSingleWordInOperand(1));
+          m.writes.push_back(w);
+          continue;
+        }
+        if (op == spv::Op::OpLoad || op == spv::Op::OpAccessChain ||
+            op == spv::Op::OpInBoundsAccessChain || op == spv::Op::OpPtrAccessChain ||
+            op == spv::Op::OpInBoundsPtrAccessChain || op == spv::Op::OpCopyObject ||
+            op == spv::Op::OpImageTexelPointer || op == spv::Op::OpArrayLength ||
+            spvOpcodeIsDebug(op) || op == spv::Op::OpName) {
+          continue;
+        }
+        // Anything else handed a pointer may write through it.
+        inst.ForEachInId([&](const uint32_t* id) {
+          const Instruction* def = defs->GetDef(*id);
+          if (def == nullptr || def->type_id() == 0 || !IsPointerType(context, def->type_id())) {
+            return;
+          }
+          if (def->opcode() == spv::Op::OpFunction) return;
+          MemoryWrite w;
+          w.block = b;
+          w.inst = &inst;
+          w.root = FindRoot(context, *id);
+          w.address = m.NodeOf(*id);
+          w.opaque = true;
+          m.writes.push_back(w);
+        });
+      }
+      ++b;
+    }
+  }
+
+  // Control dependence: b depends on branch D when b post-dominates a
+  // successor of D but not D itself.
+  m.control_parents.assign(n_blocks, {});
+  const DominatorTree& pdt = g.post_dominators;
+  for (uint32_t d = 0; d < n_blocks; ++d) {
+    if (!g.dominators.IsReachable(d)) continue;
+    const bool decides = m.blocks.cfg.successors[d].size() > 1 || m.may_end_invocation[d];
+    if (!decides) continue;
+    const uint32_t stop = pdt.Idom(d);
+    for (uint32_t s : m.blocks.cfg.successors[d]) {
+      for (uint32_t b = s; b != stop && b != DominatorTree::kNone && b != pdt.root();
+           b = pdt.Idom(b)) {
+        auto& parents = m.control_parents[b];
+        if (parents.empty() || parents.back() != d) parents.push_back(d);
+      }
+    }
+  }
+
+  // Invariance: a pure node is invariant in an enclosing cycle C when each
+  // operand is defined outside C or is itself invariant in C. Operands come
+  // first in dominance order, so one pass in reverse post-order suffices.
+  std::vector<uint32_t> order;
+  for (uint32_t b = 0; b < n_blocks; ++b) {
+    if (g.rpo_index[b] != ~0u) order.push_back(b);
+  }
+  std::sort(order.begin(), order.end(),
+            [&](uint32_t a, uint32_t b) { return g.rpo_index[a] < g.rpo_index[b]; });
+  auto depth_of = [&](uint32_t block) {
+    const Cycle* c = g.cycles.InnermostCycle(block);
+    return c == nullptr ? 0u : c->depth();
+  };
+  for (uint32_t b : order) {
+    for (uint32_t index : m.block_nodes[b]) {
+      Node& node = m.nodes[index];
+      const bool pure = node.rule.rule == Rule::kFollow ||
+                        (node.rule.rule == Rule::kFixed && node.rule.level == Uniformity::kUniform);
+      if (!pure) {
+        node.invariant_depth = depth_of(b) + 1;
+        continue;
+      }
+      uint32_t need = 1;
+      for (uint32_t op : node.operands) {
+        const Cycle* common = g.cycles.SmallestCommonCycle(b, m.nodes[op].block);
+        const uint32_t shared = common == nullptr ? 0 : common->depth();
+        need = std::max(need, std::min(shared + 1, m.nodes[op].invariant_depth));
+      }
+      node.invariant_depth = need;
+    }
+  }
+  return model;
+}
+
+}  // namespace analysis
+}  // namespace spirv_conv

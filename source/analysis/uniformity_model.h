@@ -1,0 +1,121 @@
+// Copyright (c) 2026 The spirv-conv authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// The context-independent view of one function the uniformity solver works
+// on: its CFG analyses, its values as *nodes* (every result id, parameters
+// included, plus the virtual phis of promoted Function variables), their
+// data operands and users, the memory effects, control dependence, and
+// which values are invariant in which cycles.
+
+#ifndef SOURCE_ANALYSIS_UNIFORMITY_MODEL_H_
+#define SOURCE_ANALYSIS_UNIFORMITY_MODEL_H_
+
+#include <cstdint>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include "analysis/cfg_analyses.h"
+#include "analysis/function_cfg.h"
+#include "analysis/memory_ssa.h"
+#include "analysis/sync_dependence.h"
+#include "analysis/uniformity_sources.h"
+#include "source/opt/ir_context.h"
+
+namespace spirv_conv {
+namespace analysis {
+
+constexpr uint32_t kNoNode = ~0u;
+
+// Where a pointer points: the variable or parameter it is derived from.
+struct PointerRoot {
+  enum class Kind : uint8_t { kUnknown, kVariable, kParameter };
+  Kind kind = Kind::kUnknown;
+  uint32_t id = 0;  // OpVariable or OpFunctionParameter id
+  spv::StorageClass storage = spv::StorageClass::Max;
+};
+
+struct Node {
+  spvtools::opt::Instruction* inst = nullptr;  // null for a virtual phi
+  uint32_t id = 0;                             // result id; 0 for a virtual phi
+  uint32_t block = 0;
+  InstructionRule rule;
+  // Data operands (node indices); ids outside the function (constants,
+  // globals) are uniform and not listed.
+  std::vector<uint32_t> operands;
+  // Phis: (value id or 0 for undefined, node index or kNoNode, predecessor).
+  struct Incoming {
+    uint32_t id;
+    uint32_t node;
+    uint32_t predecessor;
+  };
+  std::vector<Incoming> incoming;
+  bool trivial_phi = false;  // every defined incoming value is the same id
+  uint32_t virtual_phi = kNoNode;
+  uint32_t parameter = kNoNode;  // parameter index
+  // Loads: the address operand's node and where it points.
+  uint32_t address = kNoNode;
+  PointerRoot root;
+  // Promoted loads: the reaching definition (a node, or uniform if none).
+  bool promoted = false;
+  // Invariant in every enclosing cycle of depth >= this (see Invariance).
+  uint32_t invariant_depth = ~0u;
+};
+
+struct MemoryWrite {
+  uint32_t block = 0;
+  spvtools::opt::Instruction* inst = nullptr;
+  PointerRoot root;
+  uint32_t address = kNoNode;    // node of the pointer
+  uint32_t value = kNoNode;      // node of the stored value (stores)
+  uint32_t call_node = kNoNode;  // calls: the call, and which argument
+  uint32_t argument = 0;
+  bool opaque = false;  // an instruction the solver cannot see through
+};
+
+struct FunctionModel {
+  spvtools::opt::IRContext* context = nullptr;
+  spvtools::opt::Function* function = nullptr;
+  uint32_t models = 0;        // ModelBits of the entry points that reach it
+  bool kernel_entry = false;  // parameters are kernel arguments
+  FunctionCfg blocks;
+  std::unique_ptr<CfgAnalyses> graph;
+  MemorySsa memory;
+
+  std::vector<Node> nodes;
+  std::unordered_map<uint32_t, uint32_t> node_of;  // result id -> node
+  std::vector<std::vector<uint32_t>> users;
+  std::vector<std::vector<uint32_t>> block_nodes;      // per block, phis first
+  std::vector<uint32_t> condition;                     // per block: node of the branch condition
+  std::vector<uint32_t> condition_id;                  // per block: its id (0: none)
+  std::vector<std::vector<uint32_t>> control_parents;  // blocks this one is control dependent on
+  std::vector<std::vector<uint32_t>> block_calls;      // per block: call nodes, in order
+  std::vector<char> may_end_invocation;                // per block: a call that may kill
+  std::vector<char> kills;                             // per block: ends in OpKill etc.
+  std::vector<MemoryWrite> writes;
+  std::vector<const Cycle*> cycles;  // parents before children
+  std::unordered_map<const Cycle*, uint32_t> cycle_index;
+  std::vector<uint32_t> parameter_ids;
+  std::vector<bool> parameter_is_pointer;
+
+  mutable std::unordered_map<uint32_t, std::unique_ptr<BranchDivergence>> divergence_cache;
+  const BranchDivergence& Divergence(uint32_t block) const;
+  // The node of |id| in this function, or kNoNode.
+  uint32_t NodeOf(uint32_t id) const;
+  // True if node |n| has the same value in every iteration of |cycle|.
+  bool IsInvariantIn(uint32_t n, const Cycle* cycle) const;
+};
+
+// Builds the model of |function|. |may_end| tells whether a callee (by
+// function id) may end the invocation (OpKill, OpTerminateInvocation).
+std::unique_ptr<FunctionModel> BuildFunctionModel(
+    spvtools::opt::IRContext* context, spvtools::opt::Function* function,
+    const std::unordered_map<uint32_t, bool>& may_end);
+
+// Where |pointer_id| points, following access chains and copies.
+PointerRoot FindRoot(spvtools::opt::IRContext* context, uint32_t pointer_id);
+
+}  // namespace analysis
+}  // namespace spirv_conv
+
+#endif  // SOURCE_ANALYSIS_UNIFORMITY_MODEL_H_

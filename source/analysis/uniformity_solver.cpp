@@ -1,0 +1,381 @@
+// Copyright (c) 2026 The spirv-conv authors
+// SPDX-License-Identifier: Apache-2.0
+
+#include "analysis/uniformity_solver.h"
+
+#include <algorithm>
+
+namespace spirv_conv {
+namespace analysis {
+namespace {
+
+constexpr Uniformity kU = Uniformity::kUniform;
+constexpr Uniformity kD = Uniformity::kDivergent;
+using Kind = UniformityStep::Kind;
+
+Uniformity Narrower(Uniformity a, Uniformity b) { return a < b ? a : b; }
+
+}  // namespace
+
+FunctionState::FunctionState(const FunctionModel& model, CallContext context)
+    : model_(model), context_(std::move(context)) {
+  const size_t nodes = model.nodes.size();
+  const size_t blocks = model.blocks.cfg.size();
+  const size_t cycles = model.cycles.size();
+  level_.assign(nodes, kU);
+  why_.assign(nodes, {});
+  branch_.assign(blocks, kU);
+  branch_why_.assign(blocks, {});
+  synced_.assign(blocks, kU);
+  join_.assign(blocks, kU);
+  join_cause_.assign(blocks, 0);
+  cf_.assign(blocks, kU);
+  cf_why_.assign(blocks, {});
+  exit_.assign(cycles, kU);
+  exit_cause_.assign(cycles, 0);
+  assumed_.assign(cycles, kU);
+  assumed_cause_.assign(cycles, 0);
+  summary_.pointee_writes.assign(model.parameter_ids.size(), kU);
+  context_.parameters.resize(model.parameter_ids.size(), kD);
+  context_.pointees.resize(model.parameter_ids.size(), kD);
+}
+
+bool FunctionState::Raise(std::vector<Uniformity>& levels, uint32_t index, Uniformity level) {
+  if (level <= levels[index]) return false;
+  levels[index] = level;
+  return true;
+}
+
+Uniformity FunctionState::UseLevel(uint32_t def, uint32_t use_block) const {
+  Uniformity level = level_[def];
+  const CycleInfo& cycles = model_.graph->cycles;
+  for (const Cycle* c = cycles.InnermostCycle(model_.nodes[def].block);
+       c != nullptr && !c->Contains(use_block); c = c->parent()) {
+    // Temporal divergence, unless the value is the same on every iteration.
+    if (!model_.IsInvariantIn(def, c)) level = Join(level, exit_[model_.cycle_index.at(c)]);
+  }
+  return level;
+}
+
+Uniformity FunctionState::ControlFlowBeforeCall(uint32_t block, size_t index) const {
+  Uniformity level = ControlFlow(block);
+  const auto& calls = model_.block_calls[block];
+  for (size_t i = 0; i < index && i < calls.size(); ++i) {
+    auto it = call_summary_.find(calls[i]);
+    if (it != call_summary_.end()) level = Join(level, it->second.ends_invocation);
+  }
+  return level;
+}
+
+void FunctionState::Solve(SolverHost& host) {
+  for (int round = 0;; ++round) {
+    bool changed = SolveValues(host);
+    changed |= SolveBranches();
+    changed |= SolveControlFlow();
+    changed |= SolveMemory(host);
+    if (!changed) break;
+  }
+  // The summary the callers see.
+  const auto& cfg = model_.blocks.cfg;
+  uint32_t returns = 0;
+  Uniformity result = kU;
+  Uniformity return_cf = kU;
+  Uniformity ends = kU;
+  uint32_t b = 0;
+  for (auto& block : *model_.function) {
+    const auto* term = &*block.tail();
+    if (term->opcode() == spv::Op::OpReturnValue) {
+      ++returns;
+      const uint32_t value = model_.NodeOf(term->GetSingleWordInOperand(0));
+      if (value != kNoNode) result = Join(result, UseLevel(value, b));
+      return_cf = Join(return_cf, cf_[b]);
+    }
+    if (model_.kills[b]) ends = Join(ends, cf_[b]);
+    for (size_t i = 0; i < model_.block_calls[b].size(); ++i) {
+      auto it = call_summary_.find(model_.block_calls[b][i]);
+      if (it == call_summary_.end() || it->second.ends_invocation == kU) continue;
+      ends = Join(ends, Join(it->second.ends_invocation, cf_[b]));
+    }
+    ++b;
+  }
+  (void)cfg;
+  // Returns reached on diverged paths hand back different values.
+  if (returns > 1) result = Join(result, return_cf);
+  summary_.result = result;
+  summary_.ends_invocation = ends;
+}
+
+bool FunctionState::SolveValues(SolverHost& host) {
+  bool any = false;
+  const CfgAnalyses& g = *model_.graph;
+  std::vector<uint32_t> order(model_.blocks.cfg.size());
+  for (uint32_t b = 0; b < order.size(); ++b) order[b] = b;
+  std::sort(order.begin(), order.end(),
+            [&](uint32_t a, uint32_t b) { return g.rpo_index[a] < g.rpo_index[b]; });
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (uint32_t b : order) {
+      for (uint32_t n : model_.block_nodes[b]) {
+        Reason why;
+        const Uniformity level = Evaluate(n, host, &why);
+        if (level > level_[n]) {
+          level_[n] = level;
+          why_[n] = why;
+          changed = any = true;
+        }
+      }
+    }
+  }
+  return any;
+}
+
+Uniformity FunctionState::Evaluate(uint32_t n, SolverHost& host, Reason* why) {
+  const Node& node = model_.nodes[n];
+  Uniformity level = kU;
+  auto take = [&](Uniformity candidate, Reason reason) {
+    if (candidate > level) level = candidate, *why = reason;
+  };
+  auto operand_reason = [&](uint32_t op) {
+    const uint32_t id = model_.nodes[op].id;
+    return Reason{Kind::kOperand, id, "an operand"};
+  };
+  switch (node.rule.rule) {
+    case Rule::kFollow:
+      for (uint32_t op : node.operands) take(UseLevel(op, node.block), operand_reason(op));
+      break;
+    case Rule::kFixed:
+      take(node.rule.level, {Kind::kSource, 0, node.rule.note});
+      break;
+    case Rule::kCollective: {
+      Uniformity operands = kU;
+      for (uint32_t op : node.operands) operands = Join(operands, UseLevel(op, node.block));
+      if (operands != kU)
+        take(Narrower(operands, node.rule.level), {Kind::kSource, 0, node.rule.note});
+      break;
+    }
+    case Rule::kPhi:
+      for (const auto& in : node.incoming) {
+        if (in.id == 0 || in.node == kNoNode) continue;  // undefined or a constant
+        take(UseLevel(in.node, node.block), operand_reason(in.node));
+      }
+      if (!node.trivial_phi) {
+        take(join_[node.block], {Kind::kJoin, model_.blocks.label_of[join_cause_[node.block]],
+                                 "a join of diverged paths"});
+      }
+      break;
+    case Rule::kLoad:
+      if (node.promoted) {
+        for (uint32_t op : node.operands) {
+          take(UseLevel(op, node.block),
+               {Kind::kMemory, model_.nodes[op].id, "the value stored to the variable"});
+        }
+      } else {
+        for (uint32_t op : node.operands) take(UseLevel(op, node.block), operand_reason(op));
+        Reason content_why;
+        const Uniformity content = LoadContent(node, host, &content_why);
+        take(content, content_why);
+      }
+      break;
+    case Rule::kCall: {
+      CallContext context;
+      const auto* inst = node.inst;
+      const auto& calls = model_.block_calls[node.block];
+      const size_t position = std::find(calls.begin(), calls.end(), n) - calls.begin();
+      context.control_flow = ControlFlowBeforeCall(node.block, position);
+      for (uint32_t a = 1; a < inst->NumInOperands(); ++a) {
+        const uint32_t arg = model_.NodeOf(inst->GetSingleWordInOperand(a));
+        context.parameters.push_back(arg == kNoNode ? kU : UseLevel(arg, node.block));
+        Uniformity pointee = kU;
+        const PointerRoot root = FindRoot(model_.context, inst->GetSingleWordInOperand(a));
+        if (root.kind != PointerRoot::Kind::kUnknown) {
+          Node probe;
+          probe.root = root;
+          probe.block = node.block;
+          Reason ignored;
+          pointee = LoadContent(probe, host, &ignored);
+        }
+        context.pointees.push_back(pointee);
+      }
+      const CallSummary summary = host.Call(inst->GetSingleWordInOperand(0), context);
+      call_summary_[n] = summary;
+      take(summary.result, {Kind::kCall, inst->GetSingleWordInOperand(0),
+                            "the value returned by the called function"});
+      break;
+    }
+    case Rule::kParameter:
+      take(context_.parameters[node.parameter],
+           {Kind::kCall, 0, "a parameter: an argument at a call site"});
+      break;
+    case Rule::kNoValue:
+      break;
+  }
+  // Cycles that are not m-converged: convergence inside is unknown, so only
+  // values that are the same on every iteration stay uniform.
+  const CycleInfo& cycles = model_.graph->cycles;
+  for (const Cycle* c = cycles.InnermostCycle(node.block); c != nullptr; c = c->parent()) {
+    const uint32_t ci = model_.cycle_index.at(c);
+    if (assumed_[ci] == kU) continue;
+    if (node.rule.rule == Rule::kPhi || !model_.IsInvariantIn(n, c)) {
+      take(assumed_[ci], {Kind::kCycle, model_.blocks.label_of[c->header()],
+                          "defined in a cycle that is not m-converged"});
+    }
+  }
+  if (node.id != 0) {
+    const Uniformity asserted = host.Asserted(node.id);
+    if (asserted < level) {
+      level = asserted;
+      *why = {Kind::kDecoration, 0, "a Uniform/UniformId decoration asserts it"};
+    }
+  }
+  return level;
+}
+
+Uniformity FunctionState::LoadContent(const Node& node, SolverHost& host, Reason* why) {
+  const PointerRoot& root = node.root;
+  switch (root.kind) {
+    case PointerRoot::Kind::kParameter: {
+      const uint32_t p = model_.nodes[model_.NodeOf(root.id)].parameter;
+      *why = {Kind::kCall, root.id, "memory behind a pointer parameter"};
+      return Join(context_.pointees[p], summary_.pointee_writes[p]);
+    }
+    case PointerRoot::Kind::kVariable:
+      if (root.storage == spv::StorageClass::Function) {
+        if (unknown_write_) {
+          *why = {Kind::kMemory, 0, "a write through a pointer the analysis cannot trace"};
+          return kD;
+        }
+        auto it = local_content_.find(root.id);
+        if (it == local_content_.end()) return kU;
+        *why = {Kind::kMemory, local_content_cause_[root.id], "a value stored to the variable"};
+        return it->second;
+      } else {
+        const char* note = "";
+        const Uniformity level = host.VariableContent(root.id, model_.models, &note);
+        *why = {Kind::kSource, root.id, note};
+        return level;
+      }
+    default:
+      *why = {Kind::kSource, 0, "memory the analysis cannot trace"};
+      return kD;
+  }
+}
+
+bool FunctionState::SolveBranches() {
+  bool any = false;
+  const uint32_t blocks = model_.blocks.cfg.size();
+  for (uint32_t b = 0; b < blocks; ++b) {
+    Uniformity condition = kU;
+    if (model_.condition[b] != kNoNode) condition = UseLevel(model_.condition[b], b);
+    if (condition > synced_[b]) {
+      synced_[b] = condition;
+      const BranchDivergence& div = model_.Divergence(b);
+      for (uint32_t j : div.joins) {
+        if (Raise(join_, j, condition)) join_cause_[j] = b, any = true;
+      }
+      for (const Cycle* c : div.divergent_exit_cycles) {
+        const uint32_t ci = model_.cycle_index.at(c);
+        if (Raise(exit_, ci, condition)) exit_cause_[ci] = b, any = true;
+      }
+      for (const Cycle* c : div.not_m_converged_cycles) {
+        const uint32_t ci = model_.cycle_index.at(c);
+        if (Raise(assumed_, ci, condition)) assumed_cause_[ci] = b, any = true;
+        // Threads leave such a cycle at unknown times: its exits are divergent too.
+        if (Raise(exit_, ci, condition)) exit_cause_[ci] = b, any = true;
+      }
+    }
+    Uniformity decision = condition;
+    Reason reason{Kind::kOperand, model_.condition_id[b], "the branch condition"};
+    for (uint32_t call : model_.block_calls[b]) {
+      auto it = call_summary_.find(call);
+      if (it != call_summary_.end() && it->second.ends_invocation > decision) {
+        decision = it->second.ends_invocation;
+        reason = {Kind::kCall, model_.nodes[call].id,
+                  "a call that may end some invocations (OpKill)"};
+      }
+    }
+    if (Raise(branch_, b, decision)) branch_why_[b] = reason, any = true;
+  }
+  return any;
+}
+
+bool FunctionState::SolveControlFlow() {
+  bool any = false;
+  const CfgAnalyses& g = *model_.graph;
+  std::vector<uint32_t> order;
+  for (uint32_t b = 0; b < model_.blocks.cfg.size(); ++b) {
+    if (g.rpo_index[b] != ~0u) order.push_back(b);
+  }
+  std::sort(order.begin(), order.end(),
+            [&](uint32_t a, uint32_t b) { return g.rpo_index[a] < g.rpo_index[b]; });
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (uint32_t b : order) {
+      Uniformity level = cf_[b];
+      Reason reason = cf_why_[b];
+      for (uint32_t d : model_.control_parents[b]) {
+        const Uniformity through = Join(branch_[d], cf_[d]);
+        if (through > level) {
+          level = through;
+          reason = {Kind::kControlFlow, model_.blocks.label_of[d],
+                    "control flow depends on a non-uniform branch"};
+        }
+      }
+      for (const Cycle* c = g.cycles.InnermostCycle(b); c != nullptr; c = c->parent()) {
+        const uint32_t ci = model_.cycle_index.at(c);
+        if (assumed_[ci] > level) {
+          level = assumed_[ci];
+          reason = {Kind::kCycle, model_.blocks.label_of[c->header()],
+                    "inside a cycle that is not m-converged"};
+        }
+      }
+      if (Raise(cf_, b, level)) cf_why_[b] = reason, changed = any = true;
+    }
+  }
+  return any;
+}
+
+bool FunctionState::SolveMemory(SolverHost& host) {
+  bool any = false;
+  for (const MemoryWrite& w : model_.writes) {
+    Uniformity level = cf_[w.block];
+    uint32_t cause = w.inst->HasResultId() ? w.inst->result_id() : 0;
+    if (w.address != kNoNode) level = Join(level, UseLevel(w.address, w.block));
+    if (w.opaque) {
+      level = kD;
+    } else if (w.call_node != kNoNode) {
+      auto it = call_summary_.find(w.call_node);
+      if (it == call_summary_.end()) continue;  // the call was not evaluated yet
+      level = Join(level, it->second.pointee_writes[w.argument]);
+    } else if (w.value != kNoNode) {
+      level = Join(level, UseLevel(w.value, w.block));
+      cause = model_.nodes[w.value].id;
+    }
+    switch (w.root.kind) {
+      case PointerRoot::Kind::kVariable:
+        if (w.root.storage == spv::StorageClass::Function) {
+          Uniformity& content = local_content_[w.root.id];
+          if (level > content) content = level, local_content_cause_[w.root.id] = cause, any = true;
+        } else {
+          host.WriteVariable(w.root.id, Join(level, context_.control_flow));
+        }
+        break;
+      case PointerRoot::Kind::kParameter: {
+        const uint32_t p = model_.nodes[model_.NodeOf(w.root.id)].parameter;
+        if (Raise(summary_.pointee_writes, p, level)) any = true;
+        break;
+      }
+      case PointerRoot::Kind::kUnknown:
+        // A write through an untraceable pointer may hit any variable.
+        if (!unknown_write_) unknown_write_ = any = true;
+        for (uint32_t i = 0; i < summary_.pointee_writes.size(); ++i) {
+          if (Raise(summary_.pointee_writes, i, kD)) any = true;
+        }
+        host.WriteVariable(0, kD);
+        break;
+    }
+  }
+  return any;
+}
+
+}  // namespace analysis
+}  // namespace spirv_conv

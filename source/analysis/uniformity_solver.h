@@ -1,0 +1,117 @@
+// Copyright (c) 2026 The spirv-conv authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// The fixed point for one function in one calling context. Everything starts
+// uniform and only ever widens, so the loop ends:
+//   values   <- operands, sources, phis at joins, temporal divergence,
+//               cycles that are not m-converged, memory, callee summaries
+//   branches <- their condition; a newly divergent branch marks its joins,
+//               its divergent cycle exits and the cycles it breaks
+//   control  <- the branches a block is control dependent on (iterated)
+//   memory   <- stores, under the control flow they execute in
+
+#ifndef SOURCE_ANALYSIS_UNIFORMITY_SOLVER_H_
+#define SOURCE_ANALYSIS_UNIFORMITY_SOLVER_H_
+
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+#include "analysis/uniformity_model.h"
+
+namespace spirv_conv {
+namespace analysis {
+
+struct CallContext {
+  std::vector<Uniformity> parameters;              // value level of each parameter
+  std::vector<Uniformity> pointees;                // level of what pointer parameters point to
+  Uniformity control_flow = Uniformity::kUniform;  // of the call sites
+  bool operator<(const CallContext& other) const {
+    if (parameters != other.parameters) return parameters < other.parameters;
+    if (pointees != other.pointees) return pointees < other.pointees;
+    return control_flow < other.control_flow;
+  }
+};
+
+struct CallSummary {
+  Uniformity result = Uniformity::kUniform;
+  std::vector<Uniformity> pointee_writes;             // per parameter: what it stores through it
+  Uniformity ends_invocation = Uniformity::kUniform;  // may kill, at this level
+};
+
+// Module-level services the function solver calls back into.
+class SolverHost {
+ public:
+  virtual ~SolverHost() = default;
+  virtual CallSummary Call(uint32_t function_id, const CallContext& context) = 0;
+  // Content level of a module-scope variable (Private, Output, ...);
+  // |note| explains a fixed verdict.
+  virtual Uniformity VariableContent(uint32_t variable_id, uint32_t models, const char** note) = 0;
+  virtual void WriteVariable(uint32_t variable_id, Uniformity level) = 0;
+  virtual Uniformity Asserted(uint32_t id) = 0;  // Uniform/UniformId, or kDivergent
+};
+
+struct Reason {
+  UniformityStep::Kind kind = UniformityStep::Kind::kSource;
+  uint32_t cause = 0;  // an id (value or block label)
+  const char* note = "";
+};
+
+class FunctionState {
+ public:
+  FunctionState(const FunctionModel& model, CallContext context);
+  void Solve(SolverHost& host);
+
+  const FunctionModel& model() const { return model_; }
+  const CallContext& context() const { return context_; }
+  const CallSummary& summary() const { return summary_; }
+
+  Uniformity Level(uint32_t node) const { return level_[node]; }
+  const Reason& Why(uint32_t node) const { return why_[node]; }
+  // The level of |def| as seen from a use in |use_block|.
+  Uniformity UseLevel(uint32_t def, uint32_t use_block) const;
+  Uniformity Branch(uint32_t block) const { return branch_[block]; }
+  const Reason& BranchWhy(uint32_t block) const { return branch_why_[block]; }
+  // Control flow in this context (the call sites' level included).
+  Uniformity ControlFlow(uint32_t block) const { return Join(cf_[block], context_.control_flow); }
+  const Reason& ControlFlowWhy(uint32_t block) const { return cf_why_[block]; }
+  // Control flow just before the |index|-th call of |block|.
+  Uniformity ControlFlowBeforeCall(uint32_t block, size_t index) const;
+  Uniformity CycleExit(uint32_t cycle) const { return exit_[cycle]; }
+  Uniformity CycleAssumed(uint32_t cycle) const { return assumed_[cycle]; }
+
+ private:
+  bool SolveValues(SolverHost& host);
+  bool SolveBranches();
+  bool SolveControlFlow();
+  bool SolveMemory(SolverHost& host);
+  Uniformity Evaluate(uint32_t node, SolverHost& host, Reason* why);
+  Uniformity LoadContent(const Node& node, SolverHost& host, Reason* why);
+  bool Raise(std::vector<Uniformity>& levels, uint32_t index, Uniformity level);
+
+  const FunctionModel& model_;
+  CallContext context_;
+  CallSummary summary_;
+  std::vector<Uniformity> level_;
+  std::vector<Reason> why_;
+  std::vector<Uniformity> branch_;
+  std::vector<Reason> branch_why_;
+  std::vector<Uniformity> synced_;  // branch level whose sync effects were applied
+  std::vector<Uniformity> join_;
+  std::vector<uint32_t> join_cause_;
+  std::vector<Uniformity> cf_;
+  std::vector<Reason> cf_why_;
+  std::vector<Uniformity> exit_;
+  std::vector<uint32_t> exit_cause_;
+  std::vector<Uniformity> assumed_;
+  std::vector<uint32_t> assumed_cause_;
+  std::unordered_map<uint32_t, Uniformity> local_content_;  // Function variables
+  std::unordered_map<uint32_t, uint32_t> local_content_cause_;
+  std::unordered_map<uint32_t, CallSummary> call_summary_;  // by call node
+  bool unknown_write_ = false;  // something wrote through an untraceable pointer
+};
+
+}  // namespace analysis
+}  // namespace spirv_conv
+
+#endif  // SOURCE_ANALYSIS_UNIFORMITY_SOLVER_H_

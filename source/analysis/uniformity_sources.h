@@ -1,0 +1,62 @@
+// Copyright (c) 2026 The spirv-conv authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// The sources of divergence and uniformity: what one instruction does to the
+// level of its result, given its operands. The table behind it, with the
+// Vulkan/SPIR-V reasons, is docs/uniformity.md; keep the two in step.
+
+#ifndef SOURCE_ANALYSIS_UNIFORMITY_SOURCES_H_
+#define SOURCE_ANALYSIS_UNIFORMITY_SOURCES_H_
+
+#include <cstdint>
+
+#include "source/opt/ir_context.h"
+#include "spirv_conv/uniformity.h"
+
+namespace spirv_conv {
+namespace analysis {
+
+enum class Rule : uint8_t {
+  kFollow,      // a pure function of the operands: their join
+  kFixed,       // |level| whatever the operands (a source)
+  kCollective,  // a subgroup/quad operation: uniform operands give a uniform
+                // result, otherwise |level| (its scope)
+  kPhi,         // handled by the solver: joins and incoming values
+  kLoad,        // handled by the solver: address and memory
+  kCall,        // handled by the solver: callee summary
+  kParameter,   // handled by the solver: calling context
+  kNoValue,     // no result worth a level (stores, barriers, branches)
+};
+
+struct InstructionRule {
+  Rule rule = Rule::kFixed;
+  Uniformity level = Uniformity::kDivergent;
+  const char* note = "";  // why, for explanations (kFixed, kCollective)
+};
+
+// Bits of the execution models an entry point can run a function under.
+enum ModelBits : uint32_t {
+  kModelCompute = 1u << 0,  // GLCompute, TaskNV/EXT, MeshNV/EXT
+  kModelKernel = 1u << 1,   // OpenCL kernels
+  kModelFragment = 1u << 2,
+  kModelVertexLike = 1u << 3,  // vertex, tessellation, geometry
+  kModelRayTracing = 1u << 4,
+  kModelAll = 0x1f,
+};
+uint32_t ModelBit(spv::ExecutionModel model);
+
+// The rule for |inst| (which has a result id). |context| resolves scopes.
+InstructionRule ClassifyInstruction(const spvtools::opt::Instruction& inst,
+                                    spvtools::opt::IRContext* context);
+
+// The level of built-in |builtin| read under any of |models|, with a note.
+Uniformity BuiltInLevel(spv::BuiltIn builtin, uint32_t models, const char** note);
+
+// The level of a subgroup-or-wider collective at scope id |scope_id|
+// (divergent if the scope is not a known constant).
+Uniformity ScopeLevel(uint32_t scope_id, spvtools::opt::IRContext* context);
+
+}  // namespace analysis
+}  // namespace spirv_conv
+
+#endif  // SOURCE_ANALYSIS_UNIFORMITY_SOURCES_H_

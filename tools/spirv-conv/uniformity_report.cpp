@@ -1,0 +1,199 @@
+// Copyright (c) 2026 The spirv-conv authors
+// SPDX-License-Identifier: Apache-2.0
+
+#include "uniformity_report.h"
+
+#include <set>
+#include <sstream>
+#include <unordered_map>
+
+#include "nlohmann/json.hpp"
+
+namespace spirv_conv {
+namespace cli {
+namespace {
+
+using spvtools::opt::Function;
+using spvtools::opt::Instruction;
+using spvtools::opt::IRContext;
+
+std::unordered_map<uint32_t, std::string> Names(IRContext& context) {
+  std::unordered_map<uint32_t, std::string> names;
+  for (const Instruction& inst : context.module()->debugs2()) {
+    if (inst.opcode() == spv::Op::OpName) {
+      names.emplace(inst.GetSingleWordInOperand(0), inst.GetInOperand(1).AsString());
+    }
+  }
+  return names;
+}
+
+bool Matches(const Function& function, const std::unordered_map<uint32_t, std::string>& names,
+             const std::string& wanted) {
+  if (wanted.empty()) return true;
+  if (wanted == "%" + std::to_string(function.result_id())) return true;
+  auto it = names.find(function.result_id());
+  return it != names.end() && it->second == wanted;
+}
+
+std::set<uint32_t> EntryPoints(IRContext& context) {
+  std::set<uint32_t> entries;
+  for (const Instruction& e : context.module()->entry_points()) {
+    entries.insert(e.GetSingleWordInOperand(1));
+  }
+  return entries;
+}
+
+std::string Prefix(Uniformity level) {
+  switch (level) {
+    case Uniformity::kUniform:
+      return "             ";
+    case Uniformity::kSubgroup:
+      return "SUBGROUP:    ";
+    case Uniformity::kQuad:
+      return "QUAD:        ";
+    case Uniformity::kDivergent:
+      return "DIVERGENT:   ";
+  }
+  return "";
+}
+
+std::string Label(uint32_t id, const std::unordered_map<uint32_t, std::string>& names) {
+  auto it = names.find(id);
+  return "%" + (it != names.end() ? it->second : std::to_string(id));
+}
+
+}  // namespace
+
+bool HasFunction(IRContext& context, const std::string& function_name) {
+  const auto names = Names(context);
+  for (const Function& f : *context.module()) {
+    if (Matches(f, names, function_name)) return true;
+  }
+  return false;
+}
+
+std::string UniformityText(IRContext& context, const UniformityInfo& info,
+                           const std::string& function_name) {
+  const auto names = Names(context);
+  const uint32_t print_options =
+      SPV_BINARY_TO_TEXT_OPTION_FRIENDLY_NAMES | SPV_BINARY_TO_TEXT_OPTION_NO_HEADER;
+  std::ostringstream out;
+  for (Function& function : *context.module()) {
+    if (!Matches(function, names, function_name)) continue;
+    out << "UniformityInfo for function " << Label(function.result_id(), names) << ":\n";
+    auto print_cycles = [&](const char* title, auto flag) {
+      bool any = false;
+      for (const UniformityCycle& c : info.Cycles(function.result_id())) {
+        const Uniformity level = flag(c);
+        if (level == Uniformity::kUniform) continue;
+        if (!any) out << title << "\n";
+        any = true;
+        out << "  depth=" << c.depth << ": entries(";
+        for (size_t i = 0; i < c.entries.size(); ++i) {
+          out << (i ? " " : "") << Label(c.entries[i], names);
+        }
+        out << ")";
+        for (uint32_t b : c.blocks) {
+          if (std::find(c.entries.begin(), c.entries.end(), b) == c.entries.end()) {
+            out << " " << Label(b, names);
+          }
+        }
+        if (level != Uniformity::kDivergent) out << " [" << UniformityName(level) << "]";
+        out << "\n";
+      }
+    };
+    print_cycles("CYCLES ASSUMED DIVERGENT:",
+                 [](const UniformityCycle& c) { return c.assumed_divergent; });
+    print_cycles("CYCLES WITH DIVERGENT EXIT:",
+                 [](const UniformityCycle& c) { return c.divergent_exit; });
+    function.ForEachParam([&](const Instruction* param) {
+      out << "  PARAMETER " << Prefix(info.ValueLevel(param->result_id()))
+          << param->PrettyPrint(print_options) << "\n";
+    });
+    for (auto& block : function) {
+      out << "\nBLOCK " << Label(block.id(), names);
+      const Uniformity cf = info.ControlFlowLevel(block.id());
+      if (cf != Uniformity::kUniform) out << " (control flow: " << UniformityName(cf) << ")";
+      out << "\nDEFINITIONS\n";
+      for (Instruction& inst : block) {
+        if (inst.IsBlockTerminator() || inst.opcode() == spv::Op::OpSelectionMerge ||
+            inst.opcode() == spv::Op::OpLoopMerge) {
+          continue;
+        }
+        const Uniformity level =
+            inst.HasResultId() ? info.ValueLevel(inst.result_id()) : Uniformity::kUniform;
+        out << "  " << Prefix(level) << inst.PrettyPrint(print_options) << "\n";
+      }
+      out << "TERMINATORS\n";
+      const Uniformity branch = info.BranchLevel(block.id());
+      for (Instruction& inst : block) {
+        if (inst.IsBlockTerminator() || inst.opcode() == spv::Op::OpSelectionMerge ||
+            inst.opcode() == spv::Op::OpLoopMerge) {
+          out << "  " << Prefix(branch) << inst.PrettyPrint(print_options) << "\n";
+        }
+      }
+      out << "END BLOCK\n";
+    }
+    out << "\n";
+  }
+  return out.str();
+}
+
+std::string UniformityJson(IRContext& context, const UniformityInfo& info,
+                           const std::string& function_name, const std::string& file) {
+  using nlohmann::json;
+  const auto names = Names(context);
+  const std::set<uint32_t> entries = EntryPoints(context);
+  auto name_of = [&](uint32_t id) -> json {
+    auto it = names.find(id);
+    return it == names.end() ? json(nullptr) : json(it->second);
+  };
+  auto ids = [&](const std::vector<uint32_t>& list) {
+    json array = json::array();
+    for (uint32_t id : list) array.push_back(id);
+    return array;
+  };
+  json functions = json::array();
+  for (Function& function : *context.module()) {
+    if (!Matches(function, names, function_name)) continue;
+    json values = json::array();
+    auto add_value = [&](uint32_t id) {
+      values.push_back(
+          {{"id", id}, {"name", name_of(id)}, {"level", UniformityName(info.ValueLevel(id))}});
+    };
+    function.ForEachParam([&](const Instruction* param) { add_value(param->result_id()); });
+    json blocks = json::array();
+    for (auto& block : function) {
+      for (Instruction& inst : block) {
+        if (inst.HasResultId() && inst.opcode() != spv::Op::OpLabel) add_value(inst.result_id());
+      }
+      const Uniformity branch = info.BranchLevel(block.id());
+      blocks.push_back({{"id", block.id()},
+                        {"name", name_of(block.id())},
+                        {"branch_level", UniformityName(branch)},
+                        {"divergent_branch", branch != Uniformity::kUniform},
+                        {"control_flow_level", UniformityName(info.ControlFlowLevel(block.id()))}});
+    }
+    json cycles = json::array();
+    for (const UniformityCycle& c : info.Cycles(function.result_id())) {
+      cycles.push_back({{"header", c.header},
+                        {"entries", ids(c.entries)},
+                        {"blocks", ids(c.blocks)},
+                        {"depth", c.depth},
+                        {"reducible", c.reducible},
+                        {"divergent_exit", UniformityName(c.divergent_exit)},
+                        {"assumed_divergent", UniformityName(c.assumed_divergent)}});
+    }
+    functions.push_back({{"id", function.result_id()},
+                         {"name", name_of(function.result_id())},
+                         {"entry_point", entries.count(function.result_id()) != 0},
+                         {"values", values},
+                         {"blocks", blocks},
+                         {"cycles", cycles}});
+  }
+  json report = {{"file", file}, {"functions", functions}};
+  return report.dump(2) + "\n";
+}
+
+}  // namespace cli
+}  // namespace spirv_conv
