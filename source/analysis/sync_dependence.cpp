@@ -34,6 +34,76 @@ void InsertOnce(std::vector<const Cycle*>* cycles, const Cycle* cycle) {
   if (std::find(cycles->begin(), cycles->end(), cycle) == cycles->end()) cycles->push_back(cycle);
 }
 
+// Label propagation from |seeds| (edges whose target defines the virtual
+// variable anew) to a fixed point: returns the joins, and the labels in
+// |label| (kNoLabel where none arrived). Edges for which |ends| is true are
+// not followed; |stop| is included but not propagated past.
+template <typename EndsFn>
+std::vector<uint32_t> PropagateLabels(const CfgAnalyses& graph,
+                                      const std::vector<std::pair<uint32_t, uint32_t>>& seeds,
+                                      const EndsFn& ends, uint32_t stop,
+                                      std::vector<uint32_t>* label, std::vector<char>* in_region) {
+  const Cfg& cfg = graph.cfg;
+  std::vector<uint32_t> region;
+  label->assign(cfg.size(), kNoLabel);
+  in_region->assign(cfg.size(), 0);
+  std::vector<char> is_seed_edge_target(cfg.size(), 0);
+  std::vector<uint32_t> work;
+  for (auto [from, to] : seeds) {
+    is_seed_edge_target[to] = 1;
+    if (!(*in_region)[to]) (*in_region)[to] = 1, work.push_back(to);
+  }
+  while (!work.empty()) {
+    const uint32_t b = work.back();
+    work.pop_back();
+    region.push_back(b);
+    if (b == stop) continue;
+    for (uint32_t s : cfg.successors[b]) {
+      if (!(*in_region)[s] && !ends(b, s)) (*in_region)[s] = 1, work.push_back(s);
+    }
+  }
+  std::sort(region.begin(), region.end(),
+            [&](uint32_t a, uint32_t b) { return graph.rpo_index[a] < graph.rpo_index[b]; });
+  auto is_seed = [&](uint32_t from, uint32_t to) {
+    if (!is_seed_edge_target[to]) return false;
+    for (auto [f, t] : seeds) {
+      if (f == from && t == to) return true;
+    }
+    return false;
+  };
+  std::vector<char> is_join(cfg.size(), 0);
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (uint32_t b : region) {
+      uint32_t first = kNoLabel;
+      bool meets = is_join[b] != 0;
+      for (uint32_t p : graph.predecessors[b]) {
+        uint32_t l = kNoLabel;
+        if (is_seed(p, b)) {
+          // Two seed edges into one block are two different definitions.
+          if (first == b) meets = true;
+          l = b;
+        } else if (!ends(p, b) && (*in_region)[p] && p != stop) {
+          l = (*label)[p];
+        }
+        if (l == kNoLabel) continue;
+        if (first == kNoLabel)
+          first = l;
+        else if (l != first)
+          meets = true;
+      }
+      const uint32_t new_label = meets ? b : first;
+      if (meets && !is_join[b]) is_join[b] = 1, changed = true;
+      if (new_label != (*label)[b]) (*label)[b] = new_label, changed = true;
+    }
+  }
+  std::vector<uint32_t> joins;
+  for (uint32_t b : region) {
+    if (is_join[b]) joins.push_back(b);
+  }
+  return joins;
+}
+
 }  // namespace
 
 BranchDivergence ComputeBranchDivergence(const CfgAnalyses& graph, uint32_t branch) {
@@ -53,61 +123,16 @@ BranchDivergence ComputeBranchDivergence(const CfgAnalyses& graph, uint32_t bran
     return false;
   };
 
-  // The region: blocks reachable from the branch without passing the
-  // acyclic post-dominator (which is included, but not propagated past).
+  // The region ends at the acyclic post-dominator: nothing beyond it can
+  // be a join.
   const uint32_t stop = AcyclicPostDominator(graph, branch);
-  std::vector<uint32_t> region;
-  std::vector<char> in_region(cfg.size(), 0);
-  {
-    std::vector<uint32_t> work;
-    for (uint32_t s : cfg.successors[branch]) {
-      if (!in_region[s] && !is_back_edge(branch, s)) in_region[s] = 1, work.push_back(s);
-    }
-    while (!work.empty()) {
-      const uint32_t b = work.back();
-      work.pop_back();
-      region.push_back(b);
-      if (b == stop) continue;
-      for (uint32_t s : cfg.successors[b]) {
-        if (!in_region[s] && !is_back_edge(b, s)) in_region[s] = 1, work.push_back(s);
-      }
-    }
+  std::vector<std::pair<uint32_t, uint32_t>> seeds;
+  for (uint32_t s : cfg.successors[branch]) {
+    if (!is_back_edge(branch, s)) seeds.emplace_back(branch, s);
   }
-  std::sort(region.begin(), region.end(),
-            [&](uint32_t a, uint32_t b) { return graph.rpo_index[a] < graph.rpo_index[b]; });
-
-  // Label propagation to a fixed point, in reverse post-order sweeps. A
-  // block with two different incoming labels is a join and stays one.
-  std::vector<uint32_t> label(cfg.size(), kNoLabel);
-  std::vector<char> is_join(cfg.size(), 0);
-  auto contribution = [&](uint32_t from, uint32_t to) -> uint32_t {
-    if (from == branch) return to;  // each successor defines the variable anew
-    if (!in_region[from] || from == stop) return kNoLabel;
-    return label[from];
-  };
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (uint32_t b : region) {
-      uint32_t first = kNoLabel;
-      bool meets = is_join[b] != 0;
-      for (uint32_t p : graph.predecessors[b]) {
-        if (is_back_edge(p, b)) continue;
-        const uint32_t l = contribution(p, b);
-        if (l == kNoLabel) continue;
-        if (first == kNoLabel)
-          first = l;
-        else if (l != first)
-          meets = true;
-      }
-      const uint32_t new_label = meets ? b : first;
-      if (meets && !is_join[b]) is_join[b] = 1, changed = true;
-      if (new_label != label[b]) label[b] = new_label, changed = true;
-    }
-  }
-  for (uint32_t b : region) {
-    if (is_join[b]) result.joins.push_back(b);
-  }
-  std::sort(result.joins.begin(), result.joins.end());
+  std::vector<uint32_t> label;
+  std::vector<char> in_region;
+  result.joins = PropagateLabels(graph, seeds, is_back_edge, stop, &label, &in_region);
 
   // Divergent exits: the labels on the edges leaving a cycle and on its back
   // edges. Two different ones, at least one of them leaving, mean threads
@@ -136,6 +161,31 @@ BranchDivergence ComputeBranchDivergence(const CfgAnalyses& graph, uint32_t bran
     for (uint32_t l : staying) differ |= l != leaving.front();
     if (differ) result.divergent_exit_cycles.push_back(c);
   }
+
+  // Threads leave a cycle with a divergent exit on different iterations:
+  // each exit edge is its own definition, and where two of them meet (an
+  // exit block entered by several exit edges, or a block after two exits)
+  // is a join too, even when every incoming value is defined outside.
+  for (const Cycle* c : result.divergent_exit_cycles) {
+    std::vector<std::pair<uint32_t, uint32_t>> exit_edges;
+    for (uint32_t b : c->blocks()) {
+      for (uint32_t s : cfg.successors[b]) {
+        if (!c->Contains(s)) exit_edges.emplace_back(b, s);
+      }
+    }
+    auto reenters = [&](uint32_t from, uint32_t to) {
+      return c->Contains(to) || is_back_edge(from, to);
+    };
+    std::vector<uint32_t> exit_label;
+    std::vector<char> exit_region;
+    for (uint32_t j :
+         PropagateLabels(graph, exit_edges, reenters, AcyclicPostDominator(graph, c->header()),
+                         &exit_label, &exit_region)) {
+      result.joins.push_back(j);
+    }
+  }
+  std::sort(result.joins.begin(), result.joins.end());
+  result.joins.erase(std::unique(result.joins.begin(), result.joins.end()), result.joins.end());
 
   // Joins that break m-convergence.
   const DominatorTree& dt = graph.dominators;
