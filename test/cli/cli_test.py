@@ -18,6 +18,7 @@ Needs glslangValidator, spirv-as, spirv-dis and spirv-val on PATH.
 
 import argparse
 import glob
+import json
 import os
 import random
 import re
@@ -227,13 +228,13 @@ class CliTestCase(unittest.TestCase):
 
 
 class BadInputMixin:
-    COMMAND = None           # "validate" or "opt"
+    COMMAND = None           # "validate", "opt" or "uniformity"
     INVALID_MODULE_EXIT = None
 
     def run_command(self, *args, stdin=b""):
         if self.COMMAND == "opt":
             return self.conv("opt", *args, "-o", "out.spv", stdin=stdin)
-        return self.conv("validate", *args, stdin=stdin)
+        return self.conv(self.COMMAND, *args, stdin=stdin)
 
     def check_rejected(self, name, pattern, *options, code=2):
         result = self.run_command(*options, name)
@@ -329,6 +330,63 @@ class ValidateBadInputTests(BadInputMixin, CliTestCase):
 class OptBadInputTests(BadInputMixin, CliTestCase):
     COMMAND = "opt"
     INVALID_MODULE_EXIT = 2  # opt's input is rejected; nothing is written
+
+
+class UniformityBadInputTests(BadInputMixin, CliTestCase):
+    COMMAND = "uniformity"
+    INVALID_MODULE_EXIT = 2  # the analysis refuses input spirv-val rejects
+
+
+# A fragment shader whose branch depends on a fragment input (divergent:
+# Vulkan inputs vary per invocation) and a uniform-buffer value (uniform).
+UNIFORMITY_FRAG = """#version 450
+layout(location = 0) in float v;
+layout(location = 0) out vec4 color;
+layout(binding = 0) uniform U { float limit; };
+void main() {
+  float a = 0.0;
+  if (limit > 0.5) a = 1.0;
+  float b = a;
+  if (v > 0.5) b = 2.0;
+  color = vec4(a, b, dFdx(v), 1.0);
+}
+"""
+
+
+class UniformityCommandTests(CliTestCase):
+    def report(self, *options):
+        name = self.write("u.frag", UNIFORMITY_FRAG)
+        result = self.conv("uniformity", "--format", "json", name, *options)
+        self.assertEqual(result.code, 0, result)
+        return json.loads(result.text)
+
+    def test_json_branch_levels(self):
+        (function,) = self.report()["functions"]
+        self.assertEqual(function["name"], "main")
+        self.assertTrue(function["entry_point"])
+        # Two conditional branches: on the uniform buffer (uniform), on the
+        # input (divergent). glslang -O0 keeps a and b in variables.
+        levels = sorted(b["branch_level"] for b in function["blocks"]
+                        if b["branch_level"] != "uniform" or b["divergent_branch"])
+        self.assertEqual(levels, ["divergent"])
+        self.assertEqual(sum(1 for b in function["blocks"] if b["divergent_branch"]), 1)
+        # The block inside `if (v > 0.5)` runs in divergent control flow;
+        # the entry block does not.
+        self.assertEqual(function["blocks"][0]["control_flow_level"], "uniform")
+        self.assertIn("divergent", [b["control_flow_level"] for b in function["blocks"]])
+
+    def test_text_marks_divergent_definitions(self):
+        name = self.write("u.frag", UNIFORMITY_FRAG)
+        result = self.conv("uniformity", name)
+        self.assertEqual(result.code, 0, result)
+        self.assertIn("UniformityInfo for function %main:", result.text)
+        self.assertRegex(result.text, r"DIVERGENT:\s+%\w+ = OpLoad %float %v\b")
+
+    def test_unknown_function_is_bad_input(self):
+        name = self.write("u.frag", UNIFORMITY_FRAG)
+        result = self.conv("uniformity", "--function", "nope", name)
+        self.assertEqual(result.code, 2, result)
+        self.assert_one_error_line(result, name)
 
 
 # ---------------------------------------------------------------------------
