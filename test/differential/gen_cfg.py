@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# Copyright (c) 2026 The spirv-conv authors
+# SPDX-License-Identifier: Apache-2.0
 """Seeded random control-flow graphs for the LLVM 19 differential test.
 
 One seed gives one function. The same function is written twice, with the
@@ -636,8 +638,6 @@ def emit_spirv(funcs):
                 for v in i.operands():
                     if v.kind == "const":
                         consts.add(v.value)
-            if b.term[0] == "switch":
-                pass
             for i in b.insts:
                 if i.kind == "sel32":
                     consts.add(i.mask)
