@@ -1,0 +1,177 @@
+// Copyright (c) 2026 The spirv-conv authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// In-process timings for docs/performance.md, per input module:
+//
+//   load/NAME      LoadSpirvFromBytes + BuildIrContext (SPIRV-Tools' parser
+//                  into the optimizer IR), from the bytes already in memory.
+//   analysis/NAME  UniformityInfo::Compute on a freshly built context, so the
+//                  SPIRV-Tools analyses it builds lazily (def-use, decoration
+//                  and constant managers) are counted, as a user would pay them.
+//   managers/NAME  Only those SPIRV-Tools analyses, on a fresh context: the
+//                  part of analysis/NAME that is not spirv-conv's own code.
+//
+// Context construction and destruction are excluded from the analysis timers
+// (PauseTiming). Usage:
+//
+//   uniformity_bench --input NAME=FILE [--input NAME=FILE ...] [benchmark flags]
+//
+// bench/run.py generates the inputs and runs this with --benchmark_format=json.
+
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "source/opt/ir_context.h"
+#include "spirv_conv/ir.h"
+#include "spirv_conv/load.h"
+#include "spirv_conv/uniformity.h"
+
+namespace {
+
+using spvtools::opt::IRContext;
+
+struct Input {
+  std::string name;
+  std::string path;
+  std::string bytes;
+};
+
+// Parses |input| into a fresh context; null (and |error| set) on failure.
+std::unique_ptr<IRContext> Load(const Input& input, std::string* error) {
+  spirv_conv::Expected<spirv_conv::SpirvBinary> binary =
+      spirv_conv::LoadSpirvFromBytes(input.path, input.bytes, spirv_conv::LoadOptions{});
+  if (!binary) {
+    *error = binary.error().message;
+    return nullptr;
+  }
+  spirv_conv::Expected<std::unique_ptr<IRContext>> context = spirv_conv::BuildIrContext(*binary);
+  if (!context) {
+    *error = context.error().message;
+    return nullptr;
+  }
+  return std::move(context).value();
+}
+
+void BM_Load(benchmark::State& state, const Input* input) {
+  std::unique_ptr<IRContext> context;
+  for (auto _ : state) {
+    std::string error;
+    context = Load(*input, &error);
+    if (!context) {
+      state.SkipWithError(error.c_str());
+      break;
+    }
+    benchmark::DoNotOptimize(context.get());
+    state.PauseTiming();
+    context.reset();
+    state.ResumeTiming();
+  }
+  state.counters["bytes"] = static_cast<double>(input->bytes.size());
+}
+
+void BM_Analysis(benchmark::State& state, const Input* input) {
+  for (auto _ : state) {
+    state.PauseTiming();
+    std::string error;
+    std::unique_ptr<IRContext> context = Load(*input, &error);
+    if (!context) {
+      state.SkipWithError(error.c_str());
+      break;
+    }
+    state.ResumeTiming();
+    auto info = spirv_conv::UniformityInfo::Compute(context.get());
+    if (!info) {
+      state.SkipWithError(info.error().message.c_str());
+      break;
+    }
+    benchmark::DoNotOptimize(info->get());
+    state.PauseTiming();
+    info->reset();
+    context.reset();
+    state.ResumeTiming();
+  }
+}
+
+void BM_Managers(benchmark::State& state, const Input* input) {
+  for (auto _ : state) {
+    state.PauseTiming();
+    std::string error;
+    std::unique_ptr<IRContext> context = Load(*input, &error);
+    if (!context) {
+      state.SkipWithError(error.c_str());
+      break;
+    }
+    state.ResumeTiming();
+    benchmark::DoNotOptimize(context->get_def_use_mgr());
+    benchmark::DoNotOptimize(context->get_decoration_mgr());
+    benchmark::DoNotOptimize(context->get_constant_mgr());
+    state.PauseTiming();
+    context.reset();
+    state.ResumeTiming();
+  }
+}
+
+bool ReadFile(const std::string& path, std::string* bytes) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) return false;
+  std::ostringstream text;
+  text << file.rdbuf();
+  *bytes = text.str();
+  return static_cast<bool>(file) || file.eof();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // Our own flags first; the rest goes to Google Benchmark.
+  std::vector<Input> inputs;
+  std::vector<char*> rest{argv[0]};
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    std::string spec;
+    if (arg == "--input" && i + 1 < argc) {
+      spec = argv[++i];
+    } else if (arg.rfind("--input=", 0) == 0) {
+      spec = arg.substr(std::strlen("--input="));
+    } else {
+      rest.push_back(argv[i]);
+      continue;
+    }
+    const size_t eq = spec.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      std::fprintf(stderr, "uniformity_bench: --input wants NAME=FILE, got '%s'\n", spec.c_str());
+      return 2;
+    }
+    Input input{spec.substr(0, eq), spec.substr(eq + 1), {}};
+    if (!ReadFile(input.path, &input.bytes)) {
+      std::fprintf(stderr, "uniformity_bench: cannot read '%s'\n", input.path.c_str());
+      return 2;
+    }
+    inputs.push_back(std::move(input));
+  }
+  if (inputs.empty()) {
+    std::fprintf(stderr, "usage: uniformity_bench --input NAME=FILE [...] [benchmark flags]\n");
+    return 2;
+  }
+  for (const Input& input : inputs) {
+    benchmark::RegisterBenchmark(("load/" + input.name).c_str(), BM_Load, &input)
+        ->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(("analysis/" + input.name).c_str(), BM_Analysis, &input)
+        ->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(("managers/" + input.name).c_str(), BM_Managers, &input)
+        ->Unit(benchmark::kMillisecond);
+  }
+  int count = static_cast<int>(rest.size());
+  benchmark::Initialize(&count, rest.data());
+  if (benchmark::ReportUnrecognizedArguments(count, rest.data())) return 2;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
