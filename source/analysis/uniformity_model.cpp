@@ -173,9 +173,8 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(
       auto it = m.memory.load_def.find(node.id);
       if (it != m.memory.load_def.end()) {
         node.promoted = true;
-        auto [id, n] = def_node(it->second);
+        const uint32_t n = def_node(it->second).second;
         if (n != kNoNode) node.operands.push_back(n);
-        (void)id;
       } else {
         const uint32_t pointer = node.inst->GetSingleWordInOperand(0);
         node.address = m.NodeOf(pointer);

@@ -68,7 +68,7 @@ Uniformity FunctionState::ControlFlowBeforeCall(uint32_t block, size_t index) co
 }
 
 void FunctionState::Solve(SolverHost& host) {
-  for (int round = 0;; ++round) {
+  for (;;) {
     bool changed = SolveValues(host);
     changed |= SolveBranches();
     changed |= SolveControlFlow();
@@ -76,7 +76,6 @@ void FunctionState::Solve(SolverHost& host) {
     if (!changed) break;
   }
   // The summary the callers see.
-  const auto& cfg = model_.blocks.cfg;
   uint32_t returns = 0;
   Uniformity result = kU;
   Uniformity return_cf = kU;
@@ -98,7 +97,6 @@ void FunctionState::Solve(SolverHost& host) {
     }
     ++b;
   }
-  (void)cfg;
   // Returns reached on diverged paths hand back different values.
   if (returns > 1) result = Join(result, return_cf);
   summary_.result = result;
