@@ -51,15 +51,19 @@ struct UniformityOptions {
 };
 
 // One step of an explanation: why |subject| (a value id, or a block's label
-// id for control flow) has |level|. |cause| is the id the next step is about
-// (0 at a source).
+// id for control flow) has |level|. |cause| is the id this step points at
+// (see Kind); the next step is about |cause|, or, where Kind says so, about
+// the branch behind it.
 struct UniformityStep {
   enum class Kind {
-    kSource,       // the instruction itself is a source (built-in, input, atomic, ...)
+    kSource,       // a source (built-in, input, atomic, ...); |cause| is the variable
+                   // read when the source is memory, else 0
     kOperand,      // an operand (|cause|) has this level
     kJoin,         // a phi at a join of the divergent branch in block |cause|
-    kTemporal,     // |cause| is defined in a cycle left through a divergent exit
-    kCycle,        // defined in a cycle that is not m-converged; |cause| is its header
+    kTemporal,     // |cause| is defined in a cycle left through a divergent exit; the
+                   // next step explains the branch that makes the exit divergent
+    kCycle,        // defined in a cycle that is not m-converged; |cause| is its header;
+                   // the next step explains the branch whose diverged paths broke it
     kMemory,       // a store (value |cause|) to the memory this load reads
     kCall,         // the argument or return value |cause| of a call
     kControlFlow,  // the block depends on the branch in block |cause|

@@ -41,7 +41,12 @@ namespace spirv_conv {
 namespace analysis {
 
 struct BranchDivergence {
-  std::vector<uint32_t> joins;                       // sorted block indices
+  std::vector<uint32_t> joins;  // sorted block indices
+  // Per join: the predecessors whose edges into it lie on diverged paths
+  // (sorted). Threads converged at the join that diverged at the branch
+  // came along these edges only, so a phi whose incoming values on them
+  // are one value does not choose between paths.
+  std::vector<std::vector<uint32_t>> join_predecessors;
   std::vector<const Cycle*> divergent_exit_cycles;   // cycles containing the branch
   std::vector<const Cycle*> not_m_converged_cycles;  // outermost affected cycles
 };

@@ -20,6 +20,7 @@ namespace spirv_conv {
 
 using analysis::CallContext;
 using analysis::CallSummary;
+
 using analysis::FunctionModel;
 using analysis::FunctionState;
 using analysis::kNoNode;
@@ -431,19 +432,35 @@ std::vector<UniformityStep> UniformityInfo::ExplainValue(uint32_t id) const {
     if (widest == nullptr || widest->Level(node) == kU) break;
     const analysis::Reason& why = widest->Why(node);
     steps.push_back({id, why.kind, why.cause, widest->Level(node), why.note});
+    // Why the branch in block index |b| is divergent: its condition, or a
+    // call before it that may end some invocations.
+    auto branch_cause = [&](uint32_t b) { return widest->BranchWhy(b).cause; };
     switch (why.kind) {
       case UniformityStep::Kind::kOperand:
       case UniformityStep::Kind::kMemory:
-      case UniformityStep::Kind::kTemporal:
         id = why.cause;
         break;
+      case UniformityStep::Kind::kTemporal: {
+        // Continue with the branch that makes threads leave the cycle
+        // defining |cause| on different iterations.
+        const Cycle* cycle = nullptr;
+        const uint32_t def = model.NodeOf(why.cause);
+        widest->TemporalLevel(def, model.nodes[node].block, &cycle);
+        id = cycle == nullptr ? 0
+                              : branch_cause(widest->CycleExitCause(model.cycle_index.at(cycle)));
+        break;
+      }
       case UniformityStep::Kind::kJoin:
+        id = branch_cause(model.blocks.index.at(why.cause));
+        break;
       case UniformityStep::Kind::kCycle: {
-        // Continue with the condition of the branch that diverged.
-        const uint32_t b =
-            model.blocks.index.count(why.cause) ? model.blocks.index.at(why.cause) : 0;
-        id = model.condition_id.empty() ? 0 : model.condition_id[b];
-        if (why.kind == UniformityStep::Kind::kCycle) id = 0;
+        // Continue with the branch whose diverged paths broke m-convergence.
+        const uint32_t header = model.blocks.index.at(why.cause);
+        const Cycle* cycle = model.graph->cycles.InnermostCycle(header);
+        while (cycle != nullptr && cycle->header() != header) cycle = cycle->parent();
+        id = cycle == nullptr
+                 ? 0
+                 : branch_cause(widest->CycleAssumedCause(model.cycle_index.at(cycle)));
         break;
       }
       default:

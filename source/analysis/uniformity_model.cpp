@@ -7,6 +7,26 @@
 
 namespace spirv_conv {
 namespace analysis {
+
+bool Node::SelectsAmong(const std::vector<uint32_t>& predecessors) const {
+  // A value is its node when it has one (virtual phis have placeholder
+  // ids), else its id (a constant or global); undefined ones are skipped.
+  bool seen = false;
+  uint64_t first = 0;
+  for (const Incoming& in : incoming) {
+    if (in.id == 0 ||
+        !std::binary_search(predecessors.begin(), predecessors.end(), in.predecessor)) {
+      continue;
+    }
+    const uint64_t key = in.node != kNoNode ? (uint64_t{1} << 32) | in.node : in.id;
+    if (!seen) {
+      seen = true, first = key;
+    } else if (key != first) {
+      return true;
+    }
+  }
+  return false;
+}
 namespace {
 
 using spvtools::opt::Instruction;
@@ -201,18 +221,6 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(
       }
     }
     if (!node.incoming.empty()) {
-      uint32_t first = 0;
-      bool same = true;
-      for (const auto& in : node.incoming) {
-        if (in.id == 0) continue;
-        // Virtual phis have id 1 as a placeholder: compare nodes instead.
-        const uint32_t key = in.node != kNoNode ? in.node + 2 : in.id;
-        if (first == 0)
-          first = key;
-        else if (key != first)
-          same = false;
-      }
-      node.trivial_phi = same;
       for (const auto& in : node.incoming) {
         if (in.node != kNoNode) m.users[in.node].push_back(index);
       }

@@ -50,7 +50,10 @@ struct Node {
     uint32_t predecessor;
   };
   std::vector<Incoming> incoming;
-  bool trivial_phi = false;  // every defined incoming value is the same id
+  // Phis: whether the defined incoming values on the edges from
+  // |predecessors| (sorted block indices) differ, i.e. whether threads that
+  // arrive along different ones of those edges may get different values.
+  bool SelectsAmong(const std::vector<uint32_t>& predecessors) const;
   uint32_t virtual_phi = kNoNode;
   uint32_t parameter = kNoNode;  // parameter index
   // Loads: the address operand's node and where it points.

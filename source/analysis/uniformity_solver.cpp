@@ -27,8 +27,8 @@ FunctionState::FunctionState(const FunctionModel& model, CallContext context)
   branch_.assign(blocks, kU);
   branch_why_.assign(blocks, {});
   synced_.assign(blocks, kU);
-  join_.assign(blocks, kU);
-  join_cause_.assign(blocks, 0);
+  join_.assign(model_.nodes.size(), kU);
+  join_cause_.assign(model_.nodes.size(), 0);
   cf_.assign(blocks, kU);
   cf_why_.assign(blocks, {});
   exit_.assign(cycles, kU);
@@ -47,12 +47,22 @@ bool FunctionState::Raise(std::vector<Uniformity>& levels, uint32_t index, Unifo
 }
 
 Uniformity FunctionState::UseLevel(uint32_t def, uint32_t use_block) const {
-  Uniformity level = level_[def];
+  return Join(level_[def], TemporalLevel(def, use_block));
+}
+
+Uniformity FunctionState::TemporalLevel(uint32_t def, uint32_t use_block,
+                                        const Cycle** widest) const {
+  Uniformity level = kU;
   const CycleInfo& cycles = model_.graph->cycles;
   for (const Cycle* c = cycles.InnermostCycle(model_.nodes[def].block);
        c != nullptr && !c->Contains(use_block); c = c->parent()) {
     // Temporal divergence, unless the value is the same on every iteration.
-    if (!model_.IsInvariantIn(def, c)) level = Join(level, exit_[model_.cycle_index.at(c)]);
+    if (model_.IsInvariantIn(def, c)) continue;
+    const Uniformity exit = exit_[model_.cycle_index.at(c)];
+    if (exit > level) {
+      level = exit;
+      if (widest != nullptr) *widest = c;
+    }
   }
   return level;
 }
@@ -133,13 +143,21 @@ Uniformity FunctionState::Evaluate(uint32_t n, SolverHost& host, Reason* why) {
   auto take = [&](Uniformity candidate, Reason reason) {
     if (candidate > level) level = candidate, *why = reason;
   };
+  // A use of |op|: its own level for |reason|, and temporal divergence when
+  // it is defined in a cycle that threads leave on different iterations.
+  auto take_use = [&](uint32_t op, Reason reason) {
+    take(level_[op], reason);
+    take(TemporalLevel(op, node.block),
+         {Kind::kTemporal, model_.nodes[op].id,
+          "defined in a cycle that threads leave on different iterations"});
+  };
   auto operand_reason = [&](uint32_t op) {
     const uint32_t id = model_.nodes[op].id;
     return Reason{Kind::kOperand, id, "an operand"};
   };
   switch (node.rule.rule) {
     case Rule::kFollow:
-      for (uint32_t op : node.operands) take(UseLevel(op, node.block), operand_reason(op));
+      for (uint32_t op : node.operands) take_use(op, operand_reason(op));
       break;
     case Rule::kFixed:
       take(node.rule.level, {Kind::kSource, 0, node.rule.note});
@@ -154,21 +172,18 @@ Uniformity FunctionState::Evaluate(uint32_t n, SolverHost& host, Reason* why) {
     case Rule::kPhi:
       for (const auto& in : node.incoming) {
         if (in.id == 0 || in.node == kNoNode) continue;  // undefined or a constant
-        take(UseLevel(in.node, node.block), operand_reason(in.node));
+        take_use(in.node, operand_reason(in.node));
       }
-      if (!node.trivial_phi) {
-        take(join_[node.block], {Kind::kJoin, model_.blocks.label_of[join_cause_[node.block]],
-                                 "a join of diverged paths"});
-      }
+      take(join_[n],
+           {Kind::kJoin, model_.blocks.label_of[join_cause_[n]], "a join of diverged paths"});
       break;
     case Rule::kLoad:
       if (node.promoted) {
         for (uint32_t op : node.operands) {
-          take(UseLevel(op, node.block),
-               {Kind::kMemory, model_.nodes[op].id, "the value stored to the variable"});
+          take_use(op, {Kind::kMemory, model_.nodes[op].id, "the value stored to the variable"});
         }
       } else {
-        for (uint32_t op : node.operands) take(UseLevel(op, node.block), operand_reason(op));
+        for (uint32_t op : node.operands) take_use(op, operand_reason(op));
         Reason content_why;
         const Uniformity content = LoadContent(node, host, &content_why);
         take(content, content_why);
@@ -267,8 +282,14 @@ bool FunctionState::SolveBranches() {
     if (condition > synced_[b]) {
       synced_[b] = condition;
       const BranchDivergence& div = model_.Divergence(b);
-      for (uint32_t j : div.joins) {
-        if (Raise(join_, j, condition)) join_cause_[j] = b, any = true;
+      for (size_t k = 0; k < div.joins.size(); ++k) {
+        for (uint32_t phi : model_.block_nodes[div.joins[k]]) {
+          const Node& node = model_.nodes[phi];
+          if (node.rule.rule != Rule::kPhi) continue;
+          if (node.SelectsAmong(div.join_predecessors[k]) && Raise(join_, phi, condition)) {
+            join_cause_[phi] = b, any = true;
+          }
+        }
       }
       for (const Cycle* c : div.divergent_exit_cycles) {
         const uint32_t ci = model_.cycle_index.at(c);

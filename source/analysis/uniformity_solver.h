@@ -70,6 +70,10 @@ class FunctionState {
   const Reason& Why(uint32_t node) const { return why_[node]; }
   // The level of |def| as seen from a use in |use_block|.
   Uniformity UseLevel(uint32_t def, uint32_t use_block) const;
+  // The temporal divergence part of that: the widest divergent exit of a
+  // cycle that contains |def| but not |use_block| (reported in |widest|)
+  // unless |def| is the same on every iteration of it.
+  Uniformity TemporalLevel(uint32_t def, uint32_t use_block, const Cycle** widest = nullptr) const;
   Uniformity Branch(uint32_t block) const { return branch_[block]; }
   const Reason& BranchWhy(uint32_t block) const { return branch_why_[block]; }
   // Control flow in this context (the call sites' level included).
@@ -79,6 +83,9 @@ class FunctionState {
   Uniformity ControlFlowBeforeCall(uint32_t block, size_t index) const;
   Uniformity CycleExit(uint32_t cycle) const { return exit_[cycle]; }
   Uniformity CycleAssumed(uint32_t cycle) const { return assumed_[cycle]; }
+  // The block whose divergent branch caused CycleExit / CycleAssumed.
+  uint32_t CycleExitCause(uint32_t cycle) const { return exit_cause_[cycle]; }
+  uint32_t CycleAssumedCause(uint32_t cycle) const { return assumed_cause_[cycle]; }
 
  private:
   bool SolveValues(SolverHost& host);
@@ -96,9 +103,9 @@ class FunctionState {
   std::vector<Reason> why_;
   std::vector<Uniformity> branch_;
   std::vector<Reason> branch_why_;
-  std::vector<Uniformity> synced_;  // branch level whose sync effects were applied
-  std::vector<Uniformity> join_;
-  std::vector<uint32_t> join_cause_;
+  std::vector<Uniformity> synced_;    // branch level whose sync effects were applied
+  std::vector<Uniformity> join_;      // per phi node: chooses at a join
+  std::vector<uint32_t> join_cause_;  // per phi node: the branch block
   std::vector<Uniformity> cf_;
   std::vector<Reason> cf_why_;
   std::vector<Uniformity> exit_;

@@ -74,6 +74,46 @@ TEST(SyncDependenceTest, ReconvergingBodyHasNoDivergentExit) {
   EXPECT_TRUE(d.divergent_exit_cycles.empty());
 }
 
+// A header reached through two back edges (differential finding 01):
+//   0 -> 1 (header) -> 2 (exit) | 3 (div);  3 -> 1 | 4;  4 -> 1
+// Threads that split at 3 start the next iteration together at 1, having
+// come along 3->1 and 3->4->1: the header is a join (its phis choose by
+// latch). No thread leaves on the diverged paths: no divergent exit.
+TEST(SyncDependenceTest, HeaderReachedThroughTwoBackEdgesIsAJoin) {
+  CfgAnalyses g(Graph({{1}, {2, 3}, {}, {1, 4}, {1}}));
+  const BranchDivergence d = ComputeBranchDivergence(g, 3);
+  EXPECT_EQ(d.joins, (std::vector<uint32_t>{1}));
+  EXPECT_TRUE(d.divergent_exit_cycles.empty());
+  EXPECT_TRUE(d.not_m_converged_cycles.empty());
+}
+
+// The same with the divergent branch in the header (seed 1623 of the
+// 20,000-case run, which LLVM 19 misses): 1 -> 2 | 3, both back to 1.
+TEST(SyncDependenceTest, DivergentHeaderWhosePathsComeBackIsItsOwnJoin) {
+  CfgAnalyses g(Graph({{1}, {2, 3, 4}, {1}, {1}, {}}));
+  EXPECT_EQ(ComputeBranchDivergence(g, 1).joins, (std::vector<uint32_t>{1}));
+}
+
+// A self loop on the branch and a second latch (finding 02): 1 (div) -> 1
+// | 2; 2 -> 1 | 3. The self-loop edge is a definition of its own.
+TEST(SyncDependenceTest, SelfLoopAndSecondLatchJoinAtTheHeader) {
+  CfgAnalyses g(Graph({{1}, {1, 2}, {1, 3}, {}}));
+  EXPECT_EQ(ComputeBranchDivergence(g, 1).joins, (std::vector<uint32_t>{1}));
+}
+
+// Header join after an inner loop (finding 03): outer header 1, inner
+// header 2, branch 3 in the inner loop: 3 -> 4 -> 1 (leaves the inner loop
+// straight to the outer latch) | 5 -> 2 (next inner iteration), and 2 -> 3
+// | 1. Threads on the second path leave the inner loop later but in the
+// same outer iteration: 1 is a join, and the inner loop's exit divergent.
+TEST(SyncDependenceTest, HeaderJoinAfterAnInnerLoop) {
+  CfgAnalyses g(Graph({{1}, {2, 6}, {3, 1}, {4, 5}, {1}, {2}, {}}));
+  const BranchDivergence d = ComputeBranchDivergence(g, 3);
+  EXPECT_NE(std::find(d.joins.begin(), d.joins.end(), 1u), d.joins.end());
+  ASSERT_EQ(d.divergent_exit_cycles.size(), 1u);
+  EXPECT_EQ(d.divergent_exit_cycles[0]->header(), 2u);
+}
+
 // Diverged paths reaching an irreducible cycle (seed 000, "Diverged Paths
 // reaching a Cycle"): 0 (div) -> 1, 2; 1 <-> 2; 2 -> 3. The two paths enter
 // the cycle {1, 2} at different entries: not m-converged.

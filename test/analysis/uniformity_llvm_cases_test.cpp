@@ -214,8 +214,7 @@ OpFunctionEnd
 //   S -> exit, T;  T -> P
 // ===========================================================================
 
-// KNOWN FAILURE (issue 3): the analysis is wrong here; see the issue note.
-TEST(UniformityLlvmDivergedEntryHeaders, DISABLED_THeader) {
+TEST(UniformityLlvmDivergedEntryHeaders, THeader) {
   const Kernel m("t_header", R"(
 OpName %a "a"
 OpName %b "b"
@@ -544,8 +543,7 @@ OpFunctionEnd
   m.ExpectFlow(kUniform, {"entry", "A", "B", "C", "D", "P", "Q", "S", "T", "exit"});
 }
 
-// KNOWN FAILURE (issue 3): the analysis is wrong here; see the issue note.
-TEST(UniformityLlvmDivergedEntryHeadersNested, DISABLED_HeadersBT) {
+TEST(UniformityLlvmDivergedEntryHeadersNested, HeadersBT) {
   const Kernel m("headers_b_t", R"(
 OpName %a "a"
 OpName %b "b"
@@ -731,8 +729,7 @@ OpFunctionEnd
 //   entry --> P --> Q --> exit      The only divergent branch leaves the
 //     \       ^     |               cycle: no join inside, but threads
 //      +----> T <---+               leave on different iterations.
-// KNOWN FAILURE (issue 3): the analysis is wrong here; see the issue note.
-TEST(UniformityLlvmExitDivergence, DISABLED_Basic) {
+TEST(UniformityLlvmExitDivergence, Basic) {
   const Kernel m("basic", R"(
 OpName %a "a"
 OpName %b "b"
@@ -1188,8 +1185,7 @@ OpFunctionEnd
 //       B------->C
 //                |
 //                X
-// KNOWN FAILURE (issue 3): the analysis is wrong here; see the issue note.
-TEST(UniformityLlvmHiddenPostDom, DISABLED_CycleInnerIpd) {
+TEST(UniformityLlvmHiddenPostDom, CycleInnerIpd) {
   const Kernel m("cycle_inner_ipd", R"(
 OpName %n "n"
 OpName %a "a"
@@ -1266,8 +1262,7 @@ OpFunctionEnd
 //                        if (i3 == 5) // divergent
 // A non-kernel function: %entry_cond is divergent (derived from the
 // invocation id in this port).
-// KNOWN FAILURE (issue 3): the analysis is wrong here; see the issue note.
-TEST(UniformityLlvmIrreducible1, DISABLED_UnstructuredLoop) {
+TEST(UniformityLlvmIrreducible1, UnstructuredLoop) {
   const Kernel m("unstructured_loop", R"(
 OpName %arg_tid "arg.tid"
 OpName %entry_cond "entry_cond"
@@ -1405,8 +1400,7 @@ OpFunctionEnd
 //     H <-> B(div)
 //           |
 //           X
-// KNOWN FAILURE (issue 3): the analysis is wrong here; see the issue note.
-TEST(UniformityLlvmIrreducible2, DISABLED_CycleDivergeExit) {
+TEST(UniformityLlvmIrreducible2, CycleDivergeExit) {
   const Kernel m("cycle_diverge_exit", R"(
 OpName %n "n"
 OpName %a "a"
@@ -1827,8 +1821,7 @@ OpFunctionEnd
 }
 
 // The same CFG, C reached first: C heads the cycle.
-// KNOWN FAILURE (issue 3): the analysis is wrong here; see the issue note.
-TEST(UniformityLlvmIrreducible2, DISABLED_CycleJoinNotDominated2) {
+TEST(UniformityLlvmIrreducible2, CycleJoinNotDominated2) {
   const Kernel m("cycle_join_not_dominated2", R"(
 OpName %n "n"
 OpName %a "a"
@@ -2549,8 +2542,7 @@ OpFunctionEnd
 
 // "temporal-divergent use of value carried by divergent loop"
 //   entry -> H;  H -> X, H (divergent)
-// KNOWN FAILURE (issue 3): the analysis is wrong here; see the issue note.
-TEST(UniformityLlvmTemporalDiverge, DISABLED_TemporalDiverge) {
+TEST(UniformityLlvmTemporalDiverge, TemporalDiverge) {
   const Kernel m("temporal_diverge", R"(
 OpName %n "n"
 OpName %a "a"

@@ -43,8 +43,7 @@ using namespace ::spirv_conv::test;  // NOLINT: the shared fixture
 //   +------+
 //          |
 //        Exit            uses i.next (temporal) and inv (invariant)
-// KNOWN FAILURE (issue 3): the analysis is wrong here; see the issue note.
-TEST(UniformitySeed, DISABLED_NaturalLoop) {
+TEST(UniformitySeed, NaturalLoop) {
   const Kernel m("natural_loop", R"(
 OpName %n "n"
 OpName %Entry "Entry"
@@ -107,10 +106,11 @@ OpFunctionEnd
   m.ExpectValues(kDivergent, {"l.phi"});
   m.ExpectFirstStep("l.phi", UniformityStep::Kind::kJoin, "H");
   m.ExpectExplainedBySource("l.phi");
-  // uniformity.h: |cause| is "0 at a source".
+  // uniformity.h: a source that is memory names the variable it reads;
+  // here the chain ends at the load of the LocalInvocationId built-in.
   const std::vector<UniformityStep> steps = m.info().ExplainValue(m.Id("l.phi"));
   ASSERT_FALSE(steps.empty());
-  EXPECT_EQ(steps.back().cause, 0u) << "the source step names no cause";
+  EXPECT_EQ(m.Name(steps.back().cause), "lid") << "the source step names the built-in";
   // Temporal divergence: i.next is uniform where it is defined, but Exit
   // receives it from the last iteration of each thread (L3 vs L5).
   m.ExpectUse(kDivergent, "count", 0);
@@ -308,8 +308,7 @@ void ExpectDivergedEntryVerdicts(const Kernel& m) {
   m.ExpectFlow(kUniform, {"Entry", "Exit"});
 }
 
-// KNOWN FAILURE (issue 3): the analysis is wrong here; see the issue note.
-TEST(UniformitySeed, DISABLED_DivergentBranchInIrreducibleCycleWithHeaderP) {
+TEST(UniformitySeed, DivergentBranchInIrreducibleCycleWithHeaderP) {
   const Kernel m(
       "closed_path_header_p",
       std::string(kClosedPathNames) + "OpBranchConditional %e_uni %P %R\n" + kClosedPathBody);

@@ -80,7 +80,7 @@ inline std::string KernelModule(const std::string& entry_name,
          "OpCapability Int64\n"
          "OpMemoryModel Physical64 OpenCL\n"
          "OpEntryPoint Kernel %f \"" +
-         entry_name + "\" %lid\n" + names + kTypesAndConstants + function;
+         entry_name + "\" %lid\nOpName %lid \"lid\"\n" + names + kTypesAndConstants + function;
 }
 
 inline const char* KindName(UniformityStep::Kind kind) {

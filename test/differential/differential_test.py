@@ -23,6 +23,10 @@ diverged-entry criterion, temporal divergence), never by trusting spirv-conv:
     other-cycle-header        uniform under spirv-conv's choice of cycle headers
     llvm-conservative         uniform by the seed's rules under LLVM's own
                               hierarchy (LLVM's join propagation is coarser)
+    join-same-value(-propagated)  a phi at a join whose incoming values on
+                              every edge the diverged threads can arrive on
+                              are one value (LLVM only exempts phis with a
+                              single incoming value overall)
     anything else             FAILURE (spirv-conv would be unsound)
 
   spirv-conv divergent, LLVM uniform
@@ -431,6 +435,29 @@ class Facts:
         self._join_cache[key] = out
         return out
 
+    def same_on_diverged_edges(self, phi, branch, join, hierarchy):
+        """Whether `phi` (in `join`) takes one value on every edge that
+        threads diverged at `branch` can arrive on converged: the edges from
+        blocks reachable from the branch's successors without passing the
+        join or the header of a cycle (of `hierarchy`) that contains both
+        (threads passing it are on another iteration, as in joins()), and
+        from the branch itself. This is a superset of the edges on diverged
+        paths. Undefined incoming values do not count."""
+        removed = {join}
+        for c in hierarchy.cycles:
+            if branch in c.blocks and join in c.blocks and join != c.header:
+                removed.add(c.header)
+        seen, stack = set(), [s for s in self.succ[branch] if s not in removed]
+        seen.update(stack)
+        while stack:
+            for s in self.succ[stack.pop()]:
+                if s not in removed and s not in seen:
+                    seen.add(s)
+                    stack.append(s)
+        values = {(o.kind, o.value) for p, o in phi.incoming
+                  if (p in seen or p == branch) and o.kind != "undef"}
+        return len(values) <= 1
+
     def exits_cycle(self, branch, join):
         """Whether `join` lies outside some natural loop or cyclic SCC containing `branch`."""
         for body in self.loops.values():
@@ -562,7 +589,8 @@ class Model:
     branch block), ('temporal', cycle blocks), ('cycle', cycle blocks)."""
 
     def __init__(self, facts, hierarchy, exempt_invariant, llvm=None, exempt_phis=True,
-                 exit_edge_joins=False, temporal_any_exit=False, self_ref_phis_merge=False):
+                 exit_edge_joins=False, temporal_any_exit=False, self_ref_phis_merge=False,
+                 join_same_value=False):
         self.facts = facts
         self.hier = hierarchy
         self.exempt = exempt_invariant
@@ -570,6 +598,7 @@ class Model:
         self.exit_edge_joins = exit_edge_joins
         self.temporal_any_exit = temporal_any_exit
         self.self_ref_phis_merge = self_ref_phis_merge
+        self.join_same_value = join_same_value
         self.llvm_assumed = [frozenset(b) for _, b in llvm.assumed] if llvm else []
         self.llvm_exit = [frozenset(b) for _, b in llvm.divergent_exit] if llvm else []
         self.div = {"tid"}
@@ -712,6 +741,9 @@ class Model:
             if not single:
                 for b in sorted(self.brs):
                     if block in facts.joins(b, self.hier):
+                        if self.join_same_value and \
+                                facts.same_on_diverged_edges(inst, b, block, self.hier):
+                            continue
                         return ("exit-join" if facts.exits_cycle(b, block) else "join", b)
                 for b in sorted(self.brs):
                     if block in self._exit_edge_joins(b):
@@ -818,6 +850,8 @@ def compare(seed, f, llvm, conv):
     m_llvm = Model(facts, llvm_hier, False, llvm)     # LLVM's rules and lists, brute-force joins
     m_llvm_inv = Model(facts, llvm_hier, True, llvm)  # ... with invariant values uniform
     m_conv = Model(facts, conv_hier, True)            # the seed's rules under spirv-conv's hierarchy
+    # ... where a phi at a join takes one value on every diverged edge
+    m_conv_same = Model(facts, conv_hier, True, join_same_value=True)
     # spirv-conv's documented conservative choices (docs/uniformity.md): phis
     # are never invariant, and once a cycle has a divergent exit every edge
     # leaving it counts as a definition of its own.
@@ -845,6 +879,12 @@ def compare(seed, f, llvm, conv):
             # own choice of cycle headers; a uniform result under one cycle
             # hierarchy holds under all (seed 000, "Static Uniformity Analysis").
             return "other-cycle-header"
+        if x not in m_conv_same.div:
+            # Threads that diverged at the branch arrive at the join only
+            # along edges on which the phi takes one and the same value.
+            kind = m_conv.why[x][0]
+            return "join-same-value" if kind in ("join", "exit-join") else \
+                "join-same-value(propagated)"
         return None
 
     def classify_over(x):
