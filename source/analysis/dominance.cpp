@@ -52,6 +52,68 @@ std::vector<char> ReachesExit(const Cfg& cfg, const Graph& predecessors) {
   return reaches;
 }
 
+// Blocks from which no exit is reachable that lie in a *sink* strongly
+// connected component of the CFG (an endless loop nothing leaves). The
+// post-dominator tree gives these the virtual exit edges: an endless loop
+// is where such threads "end". Blocks that only lead into an endless loop
+// keep their real successors, so the blocks on the way still post-dominate
+// (a loop with an exit that leads into an endless loop reconverges at the
+// exit block as any other loop does).
+std::vector<char> EndlessSinks(const Cfg& cfg, const std::vector<char>& reaches) {
+  const uint32_t n = cfg.size();
+  // Iterative Tarjan over the blocks that do not reach an exit.
+  constexpr uint32_t kUnvisited = ~0u;
+  std::vector<uint32_t> index(n, kUnvisited), low(n, 0), component(n, kUnvisited);
+  std::vector<char> on_stack(n, 0);
+  std::vector<uint32_t> stack;
+  std::vector<std::pair<uint32_t, size_t>> frames;  // (block, next successor)
+  uint32_t next_index = 0;
+  uint32_t components = 0;
+  for (uint32_t start = 0; start < n; ++start) {
+    if (reaches[start] || index[start] != kUnvisited) continue;
+    frames.push_back({start, 0});
+    index[start] = low[start] = next_index++;
+    stack.push_back(start), on_stack[start] = 1;
+    while (!frames.empty()) {
+      auto& [b, next] = frames.back();
+      if (next < cfg.successors[b].size()) {
+        const uint32_t s = cfg.successors[b][next++];
+        if (reaches[s]) continue;
+        if (index[s] == kUnvisited) {
+          index[s] = low[s] = next_index++;
+          stack.push_back(s), on_stack[s] = 1;
+          frames.push_back({s, 0});
+        } else if (on_stack[s]) {
+          low[b] = std::min(low[b], index[s]);
+        }
+        continue;
+      }
+      const uint32_t done = b;
+      frames.pop_back();
+      if (!frames.empty()) low[frames.back().first] = std::min(low[frames.back().first], low[done]);
+      if (low[done] != index[done]) continue;
+      for (uint32_t m = kUnvisited; m != done;) {
+        m = stack.back();
+        stack.pop_back(), on_stack[m] = 0;
+        component[m] = components;
+      }
+      ++components;
+    }
+  }
+  std::vector<char> leaves(components, 0);  // a component with an edge out of it
+  for (uint32_t b = 0; b < n; ++b) {
+    if (component[b] == kUnvisited) continue;
+    for (uint32_t s : cfg.successors[b]) {
+      if (component[s] != component[b]) leaves[component[b]] = 1;
+    }
+  }
+  std::vector<char> sink(n, 0);
+  for (uint32_t b = 0; b < n; ++b) {
+    if (component[b] != kUnvisited && !leaves[component[b]]) sink[b] = 1;
+  }
+  return sink;
+}
+
 }  // namespace
 
 DominatorTree::DominatorTree(const Cfg& cfg, bool post, const std::vector<char>& also_exit) {
@@ -66,6 +128,7 @@ DominatorTree::DominatorTree(const Cfg& cfg, bool post, const std::vector<char>&
   } else {
     const Graph predecessors = cfg.Predecessors();
     const std::vector<char> reaches = ReachesExit(cfg, predecessors);
+    const std::vector<char> endless = EndlessSinks(cfg, reaches);
     root_ = n;
     forward.assign(n + 1, {});
     backward.assign(n + 1, {});
@@ -73,7 +136,7 @@ DominatorTree::DominatorTree(const Cfg& cfg, bool post, const std::vector<char>&
       forward[b] = predecessors[b];
       backward[b] = cfg.successors[b];
       const bool exits = !also_exit.empty() && also_exit[b];
-      if (cfg.successors[b].empty() || !reaches[b] || exits) {
+      if (cfg.successors[b].empty() || endless[b] || exits) {
         forward[n].push_back(b);
         backward[b].push_back(n);
       }

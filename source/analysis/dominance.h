@@ -3,10 +3,12 @@
 //
 // Dominator and post-dominator trees over a Cfg (Cooper, Harvey, Kennedy:
 // "A Simple, Fast Dominance Algorithm"). The post-dominator tree has a
-// virtual exit that every exiting block (no successors) leads to. Blocks
-// that cannot reach an exit (infinite loops) are also given an edge to the
-// virtual exit: they then post-dominate nothing they did not before, which
-// keeps control dependence conservative.
+// virtual exit that every exiting block (no successors) leads to. Endless
+// loops (strongly connected components that no edge leaves and that reach
+// no exit) are also given edges to the virtual exit from all their blocks;
+// blocks that merely lead into an endless loop keep their real successors,
+// so a loop that is left towards an endless loop still has its exit block
+// as post-dominator, as in LLVM's post-dominator tree with its extra roots.
 
 #ifndef SOURCE_ANALYSIS_DOMINANCE_H_
 #define SOURCE_ANALYSIS_DOMINANCE_H_

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <map>
 #include <tuple>
+#include <unordered_map>
 
 namespace spirv_conv {
 namespace analysis {
@@ -36,11 +37,12 @@ void InsertOnce(std::vector<const Cycle*>* cycles, const Cycle* cycle) {
   if (std::find(cycles->begin(), cycles->end(), cycle) == cycles->end()) cycles->push_back(cycle);
 }
 
-// The CFG as the propagation for one divergent branch sees it. The header
-// of every cycle that contains the branch stands for the rest of its cycle:
-// threads that come back to it run further iterations and leave the cycle
-// through one of its exits later, so its successors are the cycle's exit
-// blocks ("collapsed" header, as in LLVM's modified cycle post-order):
+// The CFG as the propagation for one divergent branch sees it: a cycle
+// whose header stands for all of it ("collapsed"), its successors being the
+// cycle's exit blocks, as in LLVM's modified cycle post-order.
+//
+// - Every cycle that contains the branch. Threads that come back to its
+//   header run further iterations and leave through one of its exits later:
 //
 //        H <------.       B diverges inside the cycle {H, B, S1, S2}.
 //        |        |       S1 -> H and S2 -> H bring two labels: H is a join
@@ -49,45 +51,44 @@ void InsertOnce(std::vector<const Cycle*>* cycles, const Cycle* cycle) {
 //      S1  S2 ----'       exits (X): threads that went around once more
 //      |                  meet threads that left earlier there (seed 2799).
 //      '--> X
+//
+// - Every reducible cycle that does not contain the branch. Diverged paths
+//   enter it only through its header, so nothing inside but the header can
+//   be a join, and what leaves it carries the header's label. Collapsing it
+//   also leaves no cycle in the view for stale labels to circle in, except
+//   inside irreducible cycles.
 class BranchView {
  public:
   BranchView(const CfgAnalyses& graph, uint32_t branch) : graph_(graph) {
     for (const Cycle* c = graph.cycles.InnermostCycle(branch); c != nullptr; c = c->parent()) {
       enclosing_.push_back(c);
-      std::vector<std::pair<uint32_t, uint32_t>> exits;
-      for (uint32_t b : c->blocks()) {
-        for (uint32_t s : graph.cfg.successors[b]) {
-          if (!c->Contains(s)) exits.emplace_back(b, s);
-        }
-      }
-      std::sort(exits.begin(), exits.end(), [](auto x, auto y) { return x.second < y.second; });
-      exit_edges_.push_back(std::move(exits));
     }
   }
 
   // Cycles containing the branch, innermost first.
   const std::vector<const Cycle*>& enclosing() const { return enclosing_; }
-  // Index in enclosing() of the cycle |block| is the collapsed header of.
-  int CollapsedIndex(uint32_t block) const {
-    for (size_t i = 0; i < enclosing_.size(); ++i) {
-      if (enclosing_[i]->header() == block) return static_cast<int>(i);
-    }
-    return -1;
+  bool Encloses(const Cycle* cycle) const {
+    return std::find(enclosing_.begin(), enclosing_.end(), cycle) != enclosing_.end();
   }
-  // The edges leaving enclosing()[index], sorted by target.
-  const std::vector<std::pair<uint32_t, uint32_t>>& ExitEdges(int index) const {
-    return exit_edges_[index];
+  // The cycle |block| is the collapsed header of, or null.
+  const Cycle* CollapsedCycle(uint32_t block) const {
+    const Cycle* c = graph_.cycles.InnermostCycle(block);
+    if (c == nullptr || c->header() != block) return nullptr;
+    return c->IsReducible() || Encloses(c) ? c : nullptr;
+  }
+  const std::vector<std::pair<uint32_t, uint32_t>>& ExitEdges(const Cycle* cycle) const {
+    return graph_.ExitEdges(cycle);
   }
   // Calls |visit(target)| for every successor of |block| in this view.
   template <typename Visit>
   void ForEachSuccessor(uint32_t block, const Visit& visit) const {
-    const int collapsed = CollapsedIndex(block);
-    if (collapsed < 0) {
+    const Cycle* collapsed = CollapsedCycle(block);
+    if (collapsed == nullptr) {
       for (uint32_t s : graph_.cfg.successors[block]) visit(s);
       return;
     }
     uint32_t last = kNoLabel;
-    for (auto [from, to] : exit_edges_[collapsed]) {
+    for (auto [from, to] : ExitEdges(collapsed)) {
       if (to != last) visit(to);
       last = to;
     }
@@ -96,51 +97,67 @@ class BranchView {
  private:
   const CfgAnalyses& graph_;
   std::vector<const Cycle*> enclosing_;
-  std::vector<std::vector<std::pair<uint32_t, uint32_t>>> exit_edges_;
 };
 
 using JoinMap = std::map<uint32_t, std::vector<uint32_t>>;  // join -> labelled predecessors
+using Edges = std::vector<std::pair<uint32_t, uint32_t>>;
 
-// Per-block state of one label propagation. The arrays live as long as the
-// thread and are reset only where a propagation touched them, so a branch
-// whose region is small costs little in a large function.
+// One label propagation over a BranchView, to a fixed point of the label
+// equations: a block reached by one label carries it on, a block where two
+// different labels meet defines its own. The labels are recomputed on every
+// sweep rather than accumulated, and a block ignores its own label coming
+// round a cycle through it; otherwise a label that changed upstream (a
+// block found to be a meet only on a later sweep) would leave its old value
+// circling in a cycle further on, and the stale label would look like a
+// second path:
+//
+//    B -> X -> L <-.     X becomes a meet on the second sweep; L's self loop
+//         ^   \__/|     still carries X's first label: not a join of B.
+//         '--------'
+//
+// The per-block arrays live as long as the thread and are reset only where
+// a propagation touched them, so a branch whose region is small costs
+// little in a large function.
 class Propagation {
  public:
   struct InEdge {
     uint32_t from;
-    bool seed;       // a seed edge: its target defines the virtual variable anew
-    bool collapsed;  // from a collapsed header: threads that stayed in its cycle
+    bool seed;         // a seed edge: its target defines the virtual variable anew
+    const Cycle* via;  // from a collapsed header: the cycle's exits stand behind it
+    // |via| contains the branch: threads that stayed in it for more
+    // iterations (a meet through such an edge is a divergent exit).
+    bool temporal;
   };
 
-  explicit Propagation(size_t blocks) : state_(Scratch()) {
+  Propagation(const CfgAnalyses& graph, const BranchView& view)
+      : graph_(graph), view_(view), state_(Scratch()) {
+    const size_t blocks = graph.cfg.size();
     if (state_.label.size() < blocks) {
       state_.label.resize(blocks, kNoLabel);
-      state_.is_join.resize(blocks, 0);
+      state_.meet.resize(blocks, 0);
       state_.in_edges.resize(blocks);
     }
   }
   ~Propagation() {
     for (uint32_t b : region_) {
       state_.label[b] = kNoLabel;
-      state_.is_join[b] = 0;
+      state_.meet[b] = 0;
       state_.in_edges[b].clear();
     }
   }
   Propagation(const Propagation&) = delete;
   Propagation& operator=(const Propagation&) = delete;
 
-  // Propagates labels from |seeds| over |view| to a fixed point; edges for
-  // which |ends| is true are not followed, |stop| is included but not
-  // propagated past. Joins and their labelled predecessors go to |joins|.
+  // Propagates labels from |seeds| to a fixed point; edges for which |ends|
+  // is true are not followed, |stop| is included but not propagated past.
   template <typename EndsFn>
-  void Run(const CfgAnalyses& graph, const BranchView& view,
-           const std::vector<std::pair<uint32_t, uint32_t>>& seeds, const EndsFn& ends,
-           uint32_t stop, JoinMap* joins) {
+  void Run(const Edges& seeds, const EndsFn& ends, uint32_t stop) {
     std::vector<uint32_t> work;
     auto reach = [&](uint32_t from, uint32_t to, bool seed) {
       std::vector<InEdge>& in = state_.in_edges[to];
       const bool first = in.empty();
-      in.push_back({from, seed, !seed && view.CollapsedIndex(from) >= 0});
+      const Cycle* via = seed ? nullptr : view_.CollapsedCycle(from);
+      in.push_back({from, seed, via, via != nullptr && view_.Encloses(via)});
       if (first) region_.push_back(to), work.push_back(to);
     };
     for (auto [from, to] : seeds) {
@@ -150,87 +167,215 @@ class Propagation {
       const uint32_t b = work.back();
       work.pop_back();
       if (b == stop) continue;
-      view.ForEachSuccessor(b, [&](uint32_t s) {
+      view_.ForEachSuccessor(b, [&](uint32_t s) {
         if (!ends(b, s)) reach(b, s, false);
       });
     }
     std::sort(region_.begin(), region_.end(),
-              [&](uint32_t a, uint32_t b) { return graph.rpo_index[a] < graph.rpo_index[b]; });
+              [&](uint32_t a, uint32_t b) { return graph_.rpo_index[a] < graph_.rpo_index[b]; });
     // Where labels meet, the block defines its own label. It is a join when
     // labels meet on its real edges; a meet that needs a collapsed header's
     // edge is where threads that stayed in a cycle for more iterations meet
     // those that left earlier: a divergent cycle exit (temporal divergence,
-    // and the exit-edge joins below), not a join of disjoint paths.
-    constexpr char kMeet = 1;
-    constexpr char kJoin = 2;
-    for (bool changed = true; changed;) {
-      changed = false;
-      for (uint32_t b : region_) {
-        uint32_t first = kNoLabel;
-        uint32_t first_real = kNoLabel;
-        uint32_t seed_source = kNoLabel;
-        char meets = state_.is_join[b];
-        for (const InEdge& e : state_.in_edges[b]) {
-          uint32_t l = kNoLabel;
-          if (e.seed) {
-            // Seed edges from two different blocks are two definitions.
-            if (seed_source != kNoLabel && seed_source != e.from) meets = kJoin;
-            seed_source = e.from;
-            l = b;
-          } else if (e.from != stop) {
-            l = state_.label[e.from];
-          }
-          if (l == kNoLabel) continue;
-          if (first == kNoLabel)
-            first = l;
-          else if (l != first)
-            meets = std::max(meets, kMeet);
-          if (e.collapsed) continue;
-          if (first_real == kNoLabel)
-            first_real = l;
-          else if (l != first_real)
-            meets = kJoin;
+    // and the exit-edge joins), not a join of disjoint paths.
+    //
+    // The view has cycles only inside irreducible cycles that do not contain
+    // the branch. Its strongly connected components are labelled in
+    // topological order, so every label coming into a component is final;
+    // inside one, sweeps repeat until nothing changes.
+    stop_ = stop;
+    settled_ = true;
+    for (const std::vector<uint32_t>& component : TopologicalComponents()) {
+      const size_t limit = component.size() == 1 ? 1 : 4 * component.size() + 16;
+      bool changed = true;
+      for (size_t sweep = 0; changed && sweep < limit; ++sweep) {
+        changed = false;
+        for (uint32_t b : component) {
+          const char meet = Meet(b);
+          const uint32_t label = meet != kNone ? b : FirstLabel(b);
+          state_.meet[b] = meet;
+          if (label != state_.label[b]) state_.label[b] = label, changed = true;
         }
-        const uint32_t new_label = meets != 0 ? b : first;
-        if (meets > state_.is_join[b]) state_.is_join[b] = meets, changed = true;
-        if (new_label != state_.label[b]) state_.label[b] = new_label, changed = true;
       }
+      if (component.size() > 1 && changed) settled_ = false;
     }
+  }
+
+  // Whether the labels reached a fixed point within the sweep limit.
+  bool settled() const { return settled_; }
+
+  // Adds the joins and, per join, the predecessors on diverged paths.
+  void CollectJoins(JoinMap* joins) const {
     for (uint32_t b : region_) {
-      if (state_.is_join[b] != kJoin) continue;
+      if (state_.meet[b] != kJoin) continue;
       std::vector<uint32_t>& preds = (*joins)[b];
       for (const InEdge& e : state_.in_edges[b]) {
-        if (!e.seed && Label(e.from) == kNoLabel) continue;
-        const int collapsed = e.seed ? -1 : view.CollapsedIndex(e.from);
-        if (collapsed < 0) {
+        if (EdgeLabel(e, b, stop_) == kNoLabel) continue;
+        if (e.via == nullptr) {
           preds.push_back(e.from);
           continue;
         }
         // Through a collapsed header: the cycle's blocks that exit to b.
-        for (auto [from, to] : view.ExitEdges(collapsed)) {
+        for (auto [from, to] : view_.ExitEdges(e.via)) {
           if (to == b) preds.push_back(from);
         }
       }
     }
   }
 
+  // Treats every block reached by two or more edges as a join (used only if
+  // the labels do not settle, which no test has seen).
+  void CollectAllAsJoins(JoinMap* joins) const {
+    for (uint32_t b : region_) {
+      if (state_.in_edges[b].size() < 2) continue;
+      for (uint32_t p : graph_.predecessors[b]) (*joins)[b].push_back(p);
+    }
+  }
+
   const std::vector<uint32_t>& region() const { return region_; }
-  uint32_t Label(uint32_t block) const { return state_.label[block]; }
   const std::vector<InEdge>& InEdges(uint32_t block) const { return state_.in_edges[block]; }
+  // The label |e| carries into |to|.
+  // Labels are block indices (a meet defines its own), and seed labels
+  // past them (a seed edge defines a label for its target).
+  uint32_t EdgeLabel(const InEdge& e, uint32_t to, uint32_t stop) const {
+    if (e.seed) return static_cast<uint32_t>(graph_.cfg.size()) + to;
+    if (e.from == stop) return kNoLabel;
+    return state_.label[e.from];
+  }
+  uint32_t stop() const { return stop_; }
 
  private:
+  static constexpr char kNone = 0;
+  static constexpr char kMeet = 1;
+  static constexpr char kJoin = 2;
   struct State {
     std::vector<uint32_t> label;
-    std::vector<char> is_join;
+    std::vector<char> meet;
     std::vector<std::vector<InEdge>> in_edges;
   };
   static State& Scratch() {
     thread_local State state;
     return state;
   }
+  const CfgAnalyses& graph_;
+  const BranchView& view_;
   State& state_;
   std::vector<uint32_t> region_;
+  uint32_t stop_ = kNoLabel;
+  bool settled_ = false;
+
+  // The strongly connected components of the region (edges: the non-seed
+  // in-edges), in topological order, each in reverse post-order.
+  std::vector<std::vector<uint32_t>> TopologicalComponents() const {
+    const uint32_t n = static_cast<uint32_t>(region_.size());
+    std::unordered_map<uint32_t, uint32_t> position;
+    for (uint32_t i = 0; i < n; ++i) position[region_[i]] = i;
+    std::vector<std::vector<uint32_t>> successors(n);
+    for (uint32_t i = 0; i < n; ++i) {
+      for (const InEdge& e : state_.in_edges[region_[i]]) {
+        if (e.seed || e.from == stop_) continue;
+        auto from = position.find(e.from);
+        if (from != position.end()) successors[from->second].push_back(i);
+      }
+    }
+    // Iterative Tarjan; it finishes components sinks first.
+    constexpr uint32_t kUnvisited = ~0u;
+    std::vector<uint32_t> index(n, kUnvisited), low(n, 0);
+    std::vector<char> on_stack(n, 0);
+    std::vector<uint32_t> stack;
+    std::vector<std::pair<uint32_t, size_t>> frames;
+    std::vector<std::vector<uint32_t>> components;
+    uint32_t next_index = 0;
+    for (uint32_t start = 0; start < n; ++start) {
+      if (index[start] != kUnvisited) continue;
+      index[start] = low[start] = next_index++;
+      stack.push_back(start), on_stack[start] = 1;
+      frames.push_back({start, 0});
+      while (!frames.empty()) {
+        auto& [v, next] = frames.back();
+        if (next < successors[v].size()) {
+          const uint32_t w = successors[v][next++];
+          if (index[w] == kUnvisited) {
+            index[w] = low[w] = next_index++;
+            stack.push_back(w), on_stack[w] = 1;
+            frames.push_back({w, 0});
+          } else if (on_stack[w]) {
+            low[v] = std::min(low[v], index[w]);
+          }
+          continue;
+        }
+        const uint32_t done = v;
+        frames.pop_back();
+        if (!frames.empty()) {
+          low[frames.back().first] = std::min(low[frames.back().first], low[done]);
+        }
+        if (low[done] != index[done]) continue;
+        std::vector<uint32_t> component;
+        for (uint32_t m = kUnvisited; m != done;) {
+          m = stack.back();
+          stack.pop_back(), on_stack[m] = 0;
+          component.push_back(region_[m]);
+        }
+        std::sort(component.begin(), component.end(), [&](uint32_t a, uint32_t b) {
+          return graph_.rpo_index[a] < graph_.rpo_index[b];
+        });
+        components.push_back(std::move(component));
+      }
+    }
+    std::reverse(components.begin(), components.end());
+    return components;
+  }
+
+  // The meet kind of |b| under the current labels of its in-edges.
+  char Meet(uint32_t b) const {
+    uint32_t first = kNoLabel;
+    uint32_t first_real = kNoLabel;
+    uint32_t seed_source = kNoLabel;
+    char meet = kNone;
+    for (const InEdge& e : state_.in_edges[b]) {
+      if (e.seed) {
+        // Seed edges from two different blocks are two definitions.
+        if (seed_source != kNoLabel && seed_source != e.from) meet = kJoin;
+        seed_source = e.from;
+      }
+      const uint32_t l = EdgeLabel(e, b, stop_);
+      // b's own label coming round a cycle through b is no new path.
+      if (l == kNoLabel || l == b) continue;
+      if (first == kNoLabel)
+        first = l;
+      else if (l != first)
+        meet = std::max(meet, kMeet);
+      if (e.temporal) continue;
+      if (first_real == kNoLabel)
+        first_real = l;
+      else if (l != first_real)
+        meet = kJoin;
+    }
+    return meet;
+  }
+  // The label of the first labelled in-edge of |b| (not b's own).
+  uint32_t FirstLabel(uint32_t b) const {
+    for (const InEdge& e : state_.in_edges[b]) {
+      const uint32_t l = EdgeLabel(e, b, stop_);
+      if (l != kNoLabel && l != b) return l;
+    }
+    return kNoLabel;
+  }
 };
+
+// Runs one Propagation, adds its joins (all blocks reached twice if the
+// labels did not settle) and calls |use| with it.
+template <typename EndsFn, typename UseFn>
+void Propagate(const CfgAnalyses& graph, const BranchView& view, const Edges& seeds,
+               const EndsFn& ends, uint32_t stop, JoinMap* joins, const UseFn& use) {
+  Propagation labels(graph, view);
+  labels.Run(seeds, ends, stop);
+  if (labels.settled())
+    labels.CollectJoins(joins);
+  else
+    labels.CollectAllAsJoins(joins);
+  use(labels);
+}
 
 }  // namespace
 
@@ -240,61 +385,54 @@ BranchDivergence ComputeBranchDivergence(const CfgAnalyses& graph, uint32_t bran
   const BranchView view(graph, branch);
   JoinMap joins;
 
-  {
-    // The region ends at the acyclic post-dominator: nothing beyond it can
-    // be a join.
-    std::vector<std::pair<uint32_t, uint32_t>> seeds;
-    for (uint32_t s : cfg.successors[branch]) seeds.emplace_back(branch, s);
-    std::sort(seeds.begin(), seeds.end());
-    seeds.erase(std::unique(seeds.begin(), seeds.end()), seeds.end());
-    Propagation labels(cfg.size());
-    labels.Run(
-        graph, view, seeds, [](uint32_t, uint32_t) { return false; },
-        AcyclicPostDominator(graph, branch), &joins);
-
-    // Divergent exits: the labels on the edges leaving a cycle, and on the
-    // edges into its header (threads staying). Two different ones, at least
-    // one of them leaving, mean threads can leave on different iterations or
-    // through different exits. The collapsed header's own edges stand for
-    // threads that stayed: they are not counted as leaving; those of a
-    // nested collapsed header are (threads that stayed in the inner cycle
-    // and leave this one from there).
-    for (const Cycle* c : view.enclosing()) {
-      std::vector<uint32_t> leaving;
-      std::vector<uint32_t> staying;
-      for (uint32_t to : labels.region()) {
-        const bool stays = to == c->header();
-        for (const auto& e : labels.InEdges(to)) {
-          if (!c->Contains(e.from)) continue;
-          const uint32_t l = e.seed ? to : labels.Label(e.from);
-          if (l == kNoLabel) continue;
-          if (stays) {
-            staying.push_back(l);
-          } else if (!c->Contains(to) &&
-                     (e.seed || e.from != c->header() || view.CollapsedIndex(e.from) < 0)) {
-            leaving.push_back(l);
+  // The region ends at the acyclic post-dominator: nothing beyond it can
+  // be a join.
+  Edges seeds;
+  for (uint32_t s : cfg.successors[branch]) seeds.emplace_back(branch, s);
+  std::sort(seeds.begin(), seeds.end());
+  seeds.erase(std::unique(seeds.begin(), seeds.end()), seeds.end());
+  Propagate(
+      graph, view, seeds, [](uint32_t, uint32_t) { return false; },
+      AcyclicPostDominator(graph, branch), &joins,
+      [&](const Propagation& labels) {
+        // Divergent exits: the labels on the edges leaving a cycle, and on
+        // the edges into its header (threads staying). Two different ones,
+        // at least one of them leaving, mean threads can leave on different
+        // iterations or through different exits. The collapsed header's own
+        // edges stand for threads that stayed: they are not counted as
+        // leaving; those of a nested collapsed header are (threads that
+        // stayed in the inner cycle and leave this one from there).
+        for (const Cycle* c : view.enclosing()) {
+          std::vector<uint32_t> leaving;
+          std::vector<uint32_t> staying;
+          for (uint32_t to : labels.region()) {
+            for (const auto& e : labels.InEdges(to)) {
+              if (!c->Contains(e.from)) continue;
+              const uint32_t l = labels.EdgeLabel(e, to, labels.stop());
+              if (l == kNoLabel) continue;
+              if (to == c->header()) {
+                staying.push_back(l);
+              } else if (!c->Contains(to) && e.via != c) {
+                leaving.push_back(l);
+              }
+            }
           }
+          if (leaving.empty()) continue;
+          bool differ = false;
+          for (uint32_t l : leaving) differ |= l != leaving.front();
+          for (uint32_t l : staying) differ |= l != leaving.front();
+          if (differ) result.divergent_exit_cycles.push_back(c);
         }
-      }
-      if (leaving.empty()) continue;
-      bool differ = false;
-      for (uint32_t l : leaving) differ |= l != leaving.front();
-      for (uint32_t l : staying) differ |= l != leaving.front();
-      if (differ) result.divergent_exit_cycles.push_back(c);
-    }
-  }
+      });
 
   // Threads leave a cycle with a divergent exit on different iterations:
   // each exit edge is its own definition, and where two of them meet (an
   // exit block entered by several exit edges, or a block after two exits)
   // is a join too, even when every incoming value is defined outside.
   for (const Cycle* c : result.divergent_exit_cycles) {
-    const int index = static_cast<int>(
-        std::find(view.enclosing().begin(), view.enclosing().end(), c) - view.enclosing().begin());
-    Propagation exit_labels(cfg.size());
-    exit_labels.Run(
-        graph, view, view.ExitEdges(index), [&](uint32_t, uint32_t to) { return c->Contains(to); },
-        AcyclicPostDominator(graph, c->header()), &joins);
+    Propagate(
+        graph, view, view.ExitEdges(c), [&](uint32_t, uint32_t to) { return c->Contains(to); },
+        AcyclicPostDominator(graph, c->header()), &joins, [](const Propagation&) {});
   }
   for (auto& [join, preds] : joins) {
     std::sort(preds.begin(), preds.end());

@@ -4019,8 +4019,7 @@ OpFunctionEnd
 //   outer.header -> inner.header, exit;  inner.header -> inner.body,
 //   outer.latch;  inner.body -> exit, inner.header (divergent);
 //   outer.latch -> outer.header
-// KNOWN FAILURE (issue 3): the analysis is wrong here; see the issue note.
-TEST(UniformityLlvmDivergentCycleExitPhi, DISABLED_NestedCycleExitPhi) {
+TEST(UniformityLlvmDivergentCycleExitPhi, NestedCycleExitPhi) {
   const Kernel m("nested_cycle_exit_phi", R"(
 OpName %entry "entry"
 OpName %tid "tid"
