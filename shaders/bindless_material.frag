@@ -56,7 +56,7 @@ void main()
     MaterialParams mat = materials[nonuniformEXT(matIdx)];
 
     vec2 uv     = inUV * mat.uvScale;
-    vec4 albedo = texture(sampler2D(textures[nonuniformEXT(matIdx)], samp), uv);
+    vec4 albedo = texture(sampler2D(textures[nonuniformEXT(matIdx)], samp), uv);  // EXPECT: cf uniform
     albedo     *= mat.baseColorFactor;
 
     vec3  n      = normalize(inNormal);
@@ -68,7 +68,7 @@ void main()
                  diffuseScale * ndotl * lighting.sunColor.rgb * lighting.sunColor.a);
     color += mat.emissive;
 
-    if (mat.alphaCutoff > 0.0 && albedo.a < mat.alphaCutoff) {
+    if (mat.alphaCutoff > 0.0 && albedo.a < mat.alphaCutoff) {  // EXPECT: branch divergent
         discard;
     }
     outColor = vec4(color, albedo.a);

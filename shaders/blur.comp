@@ -60,34 +60,34 @@ void main()
     tile[lid + MAX_RADIUS] = loadClamped(along, across, size);
 
     // Apron: the first MAX_RADIUS invocations load both sides (divergent).
-    if (lid < MAX_RADIUS) {
+    if (lid < MAX_RADIUS) {  // EXPECT: branch divergent
         tile[lid] = loadClamped(base - MAX_RADIUS + lid, across, size);
         tile[lid + GROUP_SIZE + MAX_RADIUS] =
             loadClamped(base + GROUP_SIZE + lid, across, size);
     }
 
     // Uniform control flow: all invocations of the workgroup reach this.
-    barrier();
+    barrier();  // EXPECT: cf uniform
 
     int   radius   = clamp(pc.radius, 0, MAX_RADIUS);
     float twoSigma2 = 2.0 * max(pc.sigma * pc.sigma, 1e-4);
 
     // Normalisation factor: uniform trip count.
     float weightSum = 0.0;
-    for (int i = -radius; i <= radius; ++i) {
+    for (int i = -radius; i <= radius; ++i) {  // EXPECT: branch uniform
         weightSum += exp(-float(i * i) / twoSigma2);
     }
 
     // Convolution from shared memory: uniform trip count.
     vec4 acc = vec4(0.0);
-    for (int i = -radius; i <= radius; ++i) {
+    for (int i = -radius; i <= radius; ++i) {  // EXPECT: branch uniform
         float w = exp(-float(i * i) / twoSigma2);
         acc += w * tile[lid + MAX_RADIUS + i];
     }
     acc /= weightSum;
 
     ivec2 pixel = toPixel(along, across);
-    if (all(lessThan(pixel, size))) {
+    if (all(lessThan(pixel, size))) {  // EXPECT: branch divergent
         imageStore(dstImage, pixel, acc);
     }
 }

@@ -59,13 +59,13 @@ void main()
     vec3 radiance = albedo.rgb * frame.ambientIntensity;
 
     uint numLights = min(frame.lightCount, uint(MAX_LIGHTS));
-    for (uint i = 0u; i < numLights; ++i) {
+    for (uint i = 0u; i < numLights; ++i) {  // EXPECT: branch uniform
         PointLight light = frame.lights[i];
         vec3  toLight = light.positionRadius.xyz - worldPos;
         float dist    = length(toLight);
 
         // Divergent early-out: pixel is outside this light's volume.
-        if (dist > light.positionRadius.w) {
+        if (dist > light.positionRadius.w) {  // EXPECT: branch divergent
             continue;
         }
 

@@ -46,20 +46,20 @@ void main()
     vec2  uvStep    = viewTS.xy / max(viewTS.z, 0.05) * material.heightScale * stepSize;
     float rayHeight = 1.0;
     float footprint = 0.0;
-    for (int i = 0; i < material.maxSteps; ++i) {
+    for (int i = 0; i < material.maxSteps; ++i) {  // EXPECT: branch uniform
         float h = textureLod(heightTex, uv, 0.0).r;
-        if (h >= rayHeight) {
+        if (h >= rayHeight) {  // EXPECT: branch divergent
             break;                                   // divergent exit
         }
-        footprint = abs(dFdx(uv.x)) + footprint;     // BUG 2: dFdx in divergent loop
+        footprint = abs(dFdx(uv.x)) + footprint;     // BUG 2: dFdx in divergent loop EXPECT: cf divergent
         uv        -= uvStep;
         rayHeight -= stepSize;
     }
 
-    vec4 color = texture(baseColorTex, uv, material.lodBias);   // OK: uniform CF
+    vec4 color = texture(baseColorTex, uv, material.lodBias);   // OK: uniform CF EXPECT: cf uniform
 
-    if (inDetailMask > 0.5) {
-        vec4 detail = texture(detailTex, uv * material.detailTiling); // BUG 1
+    if (inDetailMask > 0.5) {  // EXPECT: branch divergent
+        vec4 detail = texture(detailTex, uv * material.detailTiling); // BUG 1 EXPECT: cf divergent
         color.rgb  *= mix(vec3(1.0), detail.rgb * 2.0, inDetailMask);
     }
 

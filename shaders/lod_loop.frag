@@ -33,14 +33,14 @@ void main()
     vec4 accum     = vec4(0.0);
     float totalW   = 0.0;
 
-    for (int i = 0; i < tapCount; ++i) {
+    for (int i = 0; i < tapCount; ++i) {  // EXPECT: branch uniform
         vec2  tapUV = inUV + blur.offsets[i].xy;
         float w     = blur.weights[i].x;
-        accum  += w * texture(sceneColor, tapUV);
+        accum  += w * texture(sceneColor, tapUV);  // EXPECT: cf uniform
         totalW += w;
     }
 
-    vec4 base = texture(sceneColor, inUV);
+    vec4 base = texture(sceneColor, inUV);  // EXPECT: cf uniform
     vec4 blurred = accum / max(totalW, 1e-5);
     outColor = mix(base, blurred, clamp(blur.intensity, 0.0, 1.0));
 }

@@ -50,14 +50,14 @@ void main()
     // Guarded loads (divergent); out-of-range slots are padded with 0.
     temp[ai] = 0u;
     temp[bi] = 0u;
-    if (gA < pc.count) temp[ai] = src.values[gA];
-    if (gB < pc.count) temp[bi] = src.values[gB];
+    if (gA < pc.count) temp[ai] = src.values[gA];  // EXPECT: branch divergent
+    if (gB < pc.count) temp[bi] = src.values[gB];  // EXPECT: branch divergent
 
     // Up-sweep (reduce) phase.
     uint offset = 1u;
-    for (uint d = BLOCK_SIZE >> 1; d > 0u; d >>= 1) {
-        barrier();
-        if (lid < d) {
+    for (uint d = BLOCK_SIZE >> 1; d > 0u; d >>= 1) {  // EXPECT: branch uniform
+        barrier();  // EXPECT: cf uniform
+        if (lid < d) {  // EXPECT: branch divergent
             uint i = offset * (2u * lid + 1u) - 1u;
             uint j = offset * (2u * lid + 2u) - 1u;
             temp[j] += temp[i];
@@ -66,17 +66,17 @@ void main()
     }
 
     // Save block total and clear the root.
-    barrier();
-    if (lid == 0u) {
+    barrier();  // EXPECT: cf uniform
+    if (lid == 0u) {  // EXPECT: branch divergent
         blockSums[gl_WorkGroupID.x] = temp[BLOCK_SIZE - 1];
         temp[BLOCK_SIZE - 1] = 0u;
     }
 
     // Down-sweep phase.
-    for (uint d = 1u; d < BLOCK_SIZE; d <<= 1) {
+    for (uint d = 1u; d < BLOCK_SIZE; d <<= 1) {  // EXPECT: branch uniform
         offset >>= 1;
-        barrier();
-        if (lid < d) {
+        barrier();  // EXPECT: cf uniform
+        if (lid < d) {  // EXPECT: branch divergent
             uint i = offset * (2u * lid + 1u) - 1u;
             uint j = offset * (2u * lid + 2u) - 1u;
             uint t  = temp[i];
@@ -84,9 +84,9 @@ void main()
             temp[j] += t;
         }
     }
-    barrier();
+    barrier();  // EXPECT: cf uniform
 
     // Guarded stores (divergent).
-    if (gA < pc.count) dst.prefix[gA] = temp[ai];
-    if (gB < pc.count) dst.prefix[gB] = temp[bi];
+    if (gA < pc.count) dst.prefix[gA] = temp[ai];  // EXPECT: branch divergent
+    if (gB < pc.count) dst.prefix[gB] = temp[bi];  // EXPECT: branch divergent
 }

@@ -48,26 +48,26 @@ void main()
 
     // Grid-stride accumulation: divergent trip count.
     float sum = 0.0;
-    for (uint i = gid; i < pc.count; i += stride) {
+    for (uint i = gid; i < pc.count; i += stride) {  // EXPECT: branch divergent
         sum += inputValues[i];
     }
 
     // Level 1: reduce within each subgroup (all lanes active again).
-    float subgroupTotal = subgroupAdd(sum);
-    if (subgroupElect()) {
+    float subgroupTotal = subgroupAdd(sum);  // EXPECT: cf uniform
+    if (subgroupElect()) {  // EXPECT: branch divergent, cf uniform
         subgroupSums[gl_SubgroupID] = subgroupTotal;
     }
 
-    barrier();
+    barrier();  // EXPECT: cf uniform
 
     // Level 2: the first subgroup reduces the per-subgroup totals.
-    if (gl_SubgroupID == 0u) {
+    if (gl_SubgroupID == 0u) {  // EXPECT: branch subgroup
         float v = 0.0;
-        if (gl_SubgroupInvocationID < gl_NumSubgroups) {
+        if (gl_SubgroupInvocationID < gl_NumSubgroups) {  // EXPECT: branch divergent
             v = subgroupSums[gl_SubgroupInvocationID];
         }
-        float groupTotal = subgroupAdd(v);
-        if (subgroupElect()) {
+        float groupTotal = subgroupAdd(v);  // EXPECT: cf subgroup
+        if (subgroupElect()) {  // EXPECT: branch divergent, cf subgroup
             partialSums[gl_WorkGroupID.x] = groupTotal;
         }
     }

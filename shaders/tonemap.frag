@@ -48,15 +48,15 @@ vec3 reinhardExtended(vec3 c, float white)
 
 void main()
 {
-    vec3 hdr = texture(hdrColor, inUV).rgb;
+    vec3 hdr = texture(hdrColor, inUV).rgb;  // EXPECT: cf uniform
 
-    if (params.bloomStrength > 0.0) {
-        hdr += params.bloomStrength * texture(bloomColor, inUV).rgb;
+    if (params.bloomStrength > 0.0) {  // EXPECT: branch uniform
+        hdr += params.bloomStrength * texture(bloomColor, inUV).rgb;  // EXPECT: cf uniform
     }
 
     vec3 color = hdr * params.exposure;
 
-    switch (params.operatorMode) {
+    switch (params.operatorMode) {  // EXPECT: branch uniform
     case MODE_REINHARD:
         color = color / (1.0 + color);
         break;

@@ -389,6 +389,183 @@ class UniformityCommandTests(CliTestCase):
         self.assert_one_error_line(result, name)
 
 
+# Source lines (1-based) matter below: an implicit-LOD sample at the top level
+# (line 8: uniform control flow), one inside a branch on a uniform-buffer value
+# (9 uniform branch, 10 uniform control flow) and a derivative inside a branch
+# on a fragment input (12 divergent branch, 13 divergent control flow).
+LINES_FRAG = """\
+#version 450
+layout(location = 0) in float v;
+layout(location = 1) in vec2 uv;
+layout(location = 0) out vec4 color;
+layout(binding = 0) uniform sampler2D tex;
+layout(binding = 1) uniform U { float limit; };
+void main() {
+  vec4 c = texture(tex, uv);
+  if (limit > 0.5) {
+    c += texture(tex, uv * 2.0);
+  }
+  if (v > 0.5) {
+    c.x += dFdx(v);
+  }
+  color = c;
+}
+"""
+
+# A compute module with hand-placed debug lines. Block %10 ends in a branch on
+# the local invocation id (divergent) under OpLine 12; the barrier before it is
+# under OpLine 10. Block %11 has no OpLine (a line's scope ends with its
+# block), so its elect has no line and runs in divergent control flow. In block
+# %12 (reconverged, uniform) the elect %21 is under OpLine 15, then OpNoLine
+# ends the line for the barrier and the return.
+LINES_COMPUTE_ASM = """\
+; SPIR-V
+; Version: 1.3
+OpCapability Shader
+OpCapability GroupNonUniform
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main" %lid
+OpExecutionMode %main LocalSize 64 1 1
+%file = OpString "k.comp"
+OpName %main "main"
+OpDecorate %lid BuiltIn LocalInvocationId
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%uint = OpTypeInt 32 0
+%bool = OpTypeBool
+%v3uint = OpTypeVector %uint 3
+%ptr = OpTypePointer Input %v3uint
+%lid = OpVariable %ptr Input
+%uint_0 = OpConstant %uint 0
+%uint_2 = OpConstant %uint 2
+%uint_3 = OpConstant %uint 3
+%uint_264 = OpConstant %uint 264
+%main = OpFunction %void None %fn
+%10 = OpLabel
+OpLine %file 10 1
+OpControlBarrier %uint_2 %uint_2 %uint_264
+%id = OpLoad %v3uint %lid
+%x = OpCompositeExtract %uint %id 0
+%c = OpIEqual %bool %x %uint_0
+OpLine %file 12 1
+OpSelectionMerge %12 None
+OpBranchConditional %c %11 %12
+%11 = OpLabel
+%20 = OpGroupNonUniformElect %bool %uint_3
+OpBranch %12
+%12 = OpLabel
+OpLine %file 15 1
+%21 = OpGroupNonUniformElect %bool %uint_3
+OpNoLine
+OpControlBarrier %uint_2 %uint_2 %uint_264
+OpReturn
+OpFunctionEnd
+"""
+
+CONVERGENT_OPCODES = re.compile(
+    r"^Op(DPd[xy](Fine|Coarse)?|Fwidth(Fine|Coarse)?|Image(Sparse)?Sample\w*ImplicitLod|"
+    r"ImageQueryLod|ControlBarrier|Group\w+|Subgroup\w+)$")
+
+
+class UniformityLinesTests(CliTestCase):
+    """Source lines and convergent operations in the JSON report."""
+
+    def report(self, *args):
+        result = self.conv("uniformity", "--format", "json", *args)
+        self.assertEqual(result.code, 0, result)
+        (function,) = json.loads(result.text)["functions"]
+        return function
+
+    def disassembly_facts(self, module):
+        """From spirv-dis --raw-id: per block its terminator opcode and the line
+        of the OpLine in effect there, and every convergent instruction with
+        its block and line. OpLine applies until OpNoLine or the block's end."""
+        blocks, ops = {}, []
+        label, line = None, None
+        listing = self.spirv_dis(module, "--raw-id")
+        # Function bodies only (OpSource may hold the GLSL text, over many lines).
+        for text in listing[listing.index("OpFunction "):].splitlines():
+            tokens = text.split()
+            if not tokens:
+                continue
+            result_id = int(tokens[0][1:]) if len(tokens) > 2 and tokens[1] == "=" else None
+            opcode = tokens[2] if result_id is not None else tokens[0]
+            if opcode == "OpLabel":
+                label, line = result_id, None
+            elif opcode == "OpLine":
+                line = int(tokens[2])
+            elif opcode == "OpNoLine":
+                line = None
+            elif label is not None:
+                if CONVERGENT_OPCODES.match(opcode):
+                    ops.append({"id": result_id, "opcode": opcode, "block": label, "line": line})
+                if opcode in ("OpBranch", "OpBranchConditional", "OpSwitch", "OpReturn",
+                              "OpReturnValue", "OpKill", "OpUnreachable",
+                              "OpTerminateInvocation"):
+                    blocks[label] = {"terminator": opcode, "line": line}
+                    label = None
+        return blocks, ops
+
+    def assert_matches_disassembly(self, function, module):
+        blocks, ops = self.disassembly_facts(module)
+        self.assertEqual({b["id"]: {"terminator": b["terminator"], "line": b["line"]}
+                          for b in function["blocks"]}, blocks)
+        self.assertEqual([{k: op[k] for k in ("id", "opcode", "block", "line")}
+                          for op in function["convergent_ops"]], ops)
+
+    def test_glsl_lines_and_convergent_ops(self):
+        self.write("lines.frag", LINES_FRAG)
+        self.tool("glslangValidator", "-V", "-g", "lines.frag", "-o", "lines.spv")
+        function = self.report("lines.spv")
+        self.assert_matches_disassembly(function, "lines.spv")
+        ops = [(op["opcode"], op["line"], op["control_flow_level"])
+               for op in function["convergent_ops"]]
+        self.assertEqual(ops, [("OpImageSampleImplicitLod", 8, "uniform"),
+                               ("OpImageSampleImplicitLod", 10, "uniform"),
+                               ("OpDPdx", 13, "divergent")])
+        values = {v["id"] for v in function["values"]}
+        for op in function["convergent_ops"]:
+            self.assertIn(op["id"], values)
+        branches = sorted((b["line"], b["branch_level"]) for b in function["blocks"]
+                          if b["terminator"] == "OpBranchConditional")
+        self.assertEqual(branches, [(9, "uniform"), (12, "divergent")])
+        # The same shader compiled by spirv-conv itself with -g.
+        in_process = self.report("-g", "lines.frag")
+        self.assertEqual([(op["opcode"], op["line"], op["control_flow_level"])
+                          for op in in_process["convergent_ops"]], ops)
+
+    def test_no_debug_info_means_null_lines(self):
+        self.write("lines.frag", LINES_FRAG)
+        function = self.report("lines.frag")
+        self.assertEqual(len(function["convergent_ops"]), 3)
+        self.assertTrue(all(b["line"] is None for b in function["blocks"]))
+        self.assertTrue(all(op["line"] is None for op in function["convergent_ops"]))
+
+    def test_assembly_lines_barriers_and_group_ops(self):
+        source = self.write("lines.spvasm", LINES_COMPUTE_ASM)
+        self.tool("spirv-as", "--preserve-numeric-ids", "--target-env", "spv1.3", source,
+                  "-o", "lines.spv")
+        function = self.report("lines.spv")
+        self.assert_matches_disassembly(function, "lines.spv")
+        self.assertEqual(self.report(source), function)  # spirv-conv's own assembler
+        by_id = {b["id"]: b for b in function["blocks"]}
+        self.assertEqual((by_id[10]["line"], by_id[10]["terminator"], by_id[10]["branch_level"]),
+                         (12, "OpBranchConditional", "divergent"))
+        self.assertEqual((by_id[11]["line"], by_id[11]["control_flow_level"]), (None, "divergent"))
+        self.assertEqual((by_id[12]["line"], by_id[12]["terminator"],
+                          by_id[12]["control_flow_level"]), (None, "OpReturn", "uniform"))
+        self.assertEqual(function["convergent_ops"], [
+            {"id": None, "opcode": "OpControlBarrier", "block": 10, "line": 10,
+             "control_flow_level": "uniform"},
+            {"id": 20, "opcode": "OpGroupNonUniformElect", "block": 11, "line": None,
+             "control_flow_level": "divergent"},
+            {"id": 21, "opcode": "OpGroupNonUniformElect", "block": 12, "line": 15,
+             "control_flow_level": "uniform"},
+            {"id": None, "opcode": "OpControlBarrier", "block": 12, "line": None,
+             "control_flow_level": "uniform"},
+        ])
+
+
 # ---------------------------------------------------------------------------
 # Usage.
 

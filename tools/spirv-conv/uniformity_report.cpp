@@ -3,11 +3,13 @@
 
 #include "uniformity_report.h"
 
+#include <optional>
 #include <set>
 #include <sstream>
 #include <unordered_map>
 
 #include "nlohmann/json.hpp"
+#include "source/opcode.h"
 
 namespace spirv_conv {
 namespace cli {
@@ -60,6 +62,58 @@ std::string Prefix(Uniformity level) {
 std::string Label(uint32_t id, const std::unordered_map<uint32_t, std::string>& names) {
   auto it = names.find(id);
   return "%" + (it != names.end() ? it->second : std::to_string(id));
+}
+
+// "OpDPdx", "OpBranchConditional", ... (spvOpcodeString leaves out "Op").
+std::string OpcodeName(spv::Op opcode) { return std::string("Op") + spvOpcodeString(opcode); }
+
+// The source line an OpLine (or NonSemantic.Shader.DebugInfo.100 DebugLine)
+// names; nullopt for OpNoLine/DebugNoLine or a line that cannot be read.
+std::optional<uint32_t> LineOf(IRContext& context, const Instruction& line) {
+  if (line.IsNoLine()) return std::nullopt;
+  if (line.opcode() == spv::Op::OpLine) return line.GetSingleWordInOperand(1);
+  if (line.IsLine() && line.NumInOperands() > 3) {
+    // DebugLine: set, instruction, Source, Line Start (a constant id), ...
+    const Instruction* start = context.get_def_use_mgr()->GetDef(line.GetSingleWordInOperand(3));
+    if (start && start->opcode() == spv::Op::OpConstant) return start->GetSingleWordInOperand(0);
+  }
+  return std::nullopt;
+}
+
+// Convergent instructions: they need uniform control flow, or their result
+// depends on which invocations are active (docs/json.md, "convergent_ops").
+bool IsConvergent(const Instruction& inst) {
+  switch (inst.opcode()) {
+    case spv::Op::OpDPdx:
+    case spv::Op::OpDPdy:
+    case spv::Op::OpFwidth:
+    case spv::Op::OpDPdxFine:
+    case spv::Op::OpDPdyFine:
+    case spv::Op::OpFwidthFine:
+    case spv::Op::OpDPdxCoarse:
+    case spv::Op::OpDPdyCoarse:
+    case spv::Op::OpFwidthCoarse:
+    case spv::Op::OpImageSampleImplicitLod:
+    case spv::Op::OpImageSampleDrefImplicitLod:
+    case spv::Op::OpImageSampleProjImplicitLod:
+    case spv::Op::OpImageSampleProjDrefImplicitLod:
+    case spv::Op::OpImageSparseSampleImplicitLod:
+    case spv::Op::OpImageSparseSampleDrefImplicitLod:
+    case spv::Op::OpImageSparseSampleProjImplicitLod:
+    case spv::Op::OpImageSparseSampleProjDrefImplicitLod:
+    case spv::Op::OpImageQueryLod:
+    case spv::Op::OpControlBarrier:
+      return true;
+    case spv::Op::OpGroupDecorate:  // annotations, never in a function body
+    case spv::Op::OpGroupMemberDecorate:
+      return false;
+    default:
+      break;
+  }
+  // OpGroupNonUniform*, OpGroup* (OpGroupAll, OpGroupIAdd, ...) and the
+  // OpSubgroup*KHR/INTEL collectives.
+  const std::string name = OpcodeName(inst.opcode());
+  return name.rfind("OpGroup", 0) == 0 || name.rfind("OpSubgroup", 0) == 0;
 }
 
 }  // namespace
@@ -163,16 +217,34 @@ std::string UniformityJson(IRContext& context, const UniformityInfo& info,
     };
     function.ForEachParam([&](const Instruction* param) { add_value(param->result_id()); });
     json blocks = json::array();
+    json convergent_ops = json::array();
+    auto line_json = [](std::optional<uint32_t> line) {
+      return line ? json(*line) : json(nullptr);
+    };
     for (auto& block : function) {
+      // The nearest preceding OpLine in the block (its scope ends with the
+      // block): the loader may or may not copy it onto later instructions.
+      std::optional<uint32_t> line;
       for (Instruction& inst : block) {
+        if (!inst.dbg_line_insts().empty()) line = LineOf(context, inst.dbg_line_insts().back());
         if (inst.HasResultId() && inst.opcode() != spv::Op::OpLabel) add_value(inst.result_id());
+        if (IsConvergent(inst)) {
+          convergent_ops.push_back(
+              {{"id", inst.HasResultId() ? json(inst.result_id()) : json(nullptr)},
+               {"opcode", OpcodeName(inst.opcode())},
+               {"block", block.id()},
+               {"line", line_json(line)},
+               {"control_flow_level", UniformityName(info.ControlFlowLevel(inst))}});
+        }
       }
       const Uniformity branch = info.BranchLevel(block.id());
       blocks.push_back({{"id", block.id()},
                         {"name", name_of(block.id())},
                         {"branch_level", UniformityName(branch)},
                         {"divergent_branch", branch != Uniformity::kUniform},
-                        {"control_flow_level", UniformityName(info.ControlFlowLevel(block.id()))}});
+                        {"control_flow_level", UniformityName(info.ControlFlowLevel(block.id()))},
+                        {"terminator", OpcodeName(block.tail()->opcode())},
+                        {"line", line_json(line)}});
     }
     json cycles = json::array();
     for (const UniformityCycle& c : info.Cycles(function.result_id())) {
@@ -189,6 +261,7 @@ std::string UniformityJson(IRContext& context, const UniformityInfo& info,
                          {"entry_point", entries.count(function.result_id()) != 0},
                          {"values", values},
                          {"blocks", blocks},
+                         {"convergent_ops", convergent_ops},
                          {"cycles", cycles}});
   }
   json report = {{"file", file}, {"functions", functions}};
