@@ -18,11 +18,10 @@
 //    flow (in every build).
 //  - spirv-opt -O keeps ONE load of `material.steps`, the one in the first
 //    loop's header, and reuses it in the second loop and in the `if` below.
-//    The analysis treats every load as varying between iterations, so a
-//    use of that load after the first loop's divergent exit becomes
-//    temporally divergent -- wrong for a load from a UBO at a constant
-//    address, which reads the same value in every iteration. Those lines
-//    carry EXPECT-KNOWN-WRONG marks (right at -O0, wrong after -O).
+//    A use of that load after the first loop's divergent exit must not
+//    become temporally divergent: a load from a UBO at a constant address
+//    reads the same value in every iteration (the analysis treats such
+//    loads as cycle-invariant; before that, these lines were wrong at -O).
 #version 450
 
 layout(location = 0) in vec2 inUV;
@@ -62,16 +61,16 @@ void main()
     // Shadow march: uniform trip count, uniform exit.
     vec2  lightStep = inLightTS.xy * material.heightScale * stepSize;
     float shadow    = 1.0;
-    for (int i = 0; i < material.steps; ++i) {                          // EXPECT-KNOWN-WRONG: branch uniform
+    for (int i = 0; i < material.steps; ++i) {                          // EXPECT: branch uniform
         if (i >= material.shadowSteps) break;                           // EXPECT: branch uniform
         vec2  p  = uv + lightStep * float(i + 1);
-        float h  = texture(heightMap, p).r;                             // EXPECT-KNOWN-WRONG: cf uniform
-        float dh = abs(dFdx(h)) + abs(dFdy(h));                         // EXPECT-KNOWN-WRONG: cf uniform
+        float h  = texture(heightMap, p).r;                             // EXPECT: cf uniform
+        float dh = abs(dFdx(h)) + abs(dFdy(h));                         // EXPECT: cf uniform
         shadow = min(shadow, 1.0 - clamp((h - layer) * material.shadowSoftness - dh, 0.0, 1.0));
     }
 
     vec4 albedo = texture(albedoMap, uv);                               // EXPECT: cf uniform
-    if (material.steps > 32) {                                          // EXPECT-KNOWN-WRONG: branch uniform
+    if (material.steps > 32) {                                          // EXPECT: branch uniform
         albedo.rgb *= 0.5 + 0.5 * shadow;
     } else {
         albedo.rgb *= shadow;

@@ -78,7 +78,6 @@ class UniformityInfo::Impl : public analysis::SolverHost {
 
  private:
   Uniformity BufferContent(const spvtools::opt::Instruction& variable, const char** note);
-  bool IsReadOnly(const spvtools::opt::Instruction& variable);
 };
 
 Status UniformityInfo::Impl::Run() {
@@ -216,32 +215,9 @@ CallSummary UniformityInfo::Impl::Call(uint32_t function_id, const CallContext& 
   return summary;
 }
 
-bool UniformityInfo::Impl::IsReadOnly(const spvtools::opt::Instruction& variable) {
-  auto* decorations = context_->get_decoration_mgr();
-  if (decorations->HasDecoration(variable.result_id(), uint32_t(spv::Decoration::NonWritable))) {
-    return true;
-  }
-  // A block whose every member is NonWritable.
-  const auto* pointer = context_->get_def_use_mgr()->GetDef(variable.type_id());
-  const auto* type = context_->get_def_use_mgr()->GetDef(pointer->GetSingleWordInOperand(1));
-  while (type != nullptr && (type->opcode() == spv::Op::OpTypeArray ||
-                             type->opcode() == spv::Op::OpTypeRuntimeArray)) {
-    type = context_->get_def_use_mgr()->GetDef(type->GetSingleWordInOperand(0));
-  }
-  if (type == nullptr || type->opcode() != spv::Op::OpTypeStruct) return false;
-  std::set<uint32_t> read_only;
-  for (auto* d : decorations->GetDecorationsFor(type->result_id(), false)) {
-    if (d->opcode() == spv::Op::OpMemberDecorate &&
-        d->GetSingleWordInOperand(2) == uint32_t(spv::Decoration::NonWritable)) {
-      read_only.insert(d->GetSingleWordInOperand(1));
-    }
-  }
-  return read_only.size() == type->NumInOperands();
-}
-
 Uniformity UniformityInfo::Impl::BufferContent(const spvtools::opt::Instruction& variable,
                                                const char** note) {
-  if (IsReadOnly(variable)) {
+  if (analysis::IsReadOnly(context_, variable)) {
     *note = "read-only memory (NonWritable): the same for every invocation";
     return kU;
   }
@@ -264,17 +240,7 @@ Uniformity UniformityInfo::Impl::VariableContent(uint32_t id, uint32_t models, c
       return kU;
     case spv::StorageClass::Uniform: {
       // A BufferBlock is a storage buffer in disguise.
-      const auto* pointer = context_->get_def_use_mgr()->GetDef(variable->type_id());
-      uint32_t type = pointer->GetSingleWordInOperand(1);
-      const auto* t = context_->get_def_use_mgr()->GetDef(type);
-      while (t != nullptr &&
-             (t->opcode() == spv::Op::OpTypeArray || t->opcode() == spv::Op::OpTypeRuntimeArray)) {
-        t = context_->get_def_use_mgr()->GetDef(t->GetSingleWordInOperand(0));
-      }
-      if (t != nullptr &&
-          decorations->HasDecoration(t->result_id(), uint32_t(spv::Decoration::BufferBlock))) {
-        return BufferContent(*variable, note);
-      }
+      if (analysis::IsBufferBlock(context_, *variable)) return BufferContent(*variable, note);
       *note = "uniform memory: the same for every invocation";
       return kU;
     }

@@ -338,7 +338,14 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(
   for (uint32_t b : order) {
     for (uint32_t index : m.block_nodes[b]) {
       Node& node = m.nodes[index];
-      const bool pure = node.rule.rule == Rule::kFollow ||
+      // A load from memory nothing writes during the invocation (a uniform
+      // block, push constants, an input) reads the same value at the same
+      // address on every iteration.
+      const bool immutable_load =
+          node.rule.rule == Rule::kLoad && !node.promoted &&
+          node.root.kind == PointerRoot::Kind::kVariable &&
+          IsImmutable(context, *context->get_def_use_mgr()->GetDef(node.root.id));
+      const bool pure = node.rule.rule == Rule::kFollow || immutable_load ||
                         (node.rule.rule == Rule::kFixed && node.rule.level == Uniformity::kUniform);
       if (!pure) {
         node.invariant_depth = depth_of(b) + 1;

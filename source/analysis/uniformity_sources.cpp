@@ -3,6 +3,8 @@
 
 #include "analysis/uniformity_sources.h"
 
+#include <set>
+
 #include "source/opt/constants.h"
 
 namespace spirv_conv {
@@ -389,6 +391,70 @@ InstructionRule ClassifyInstruction(const spvtools::opt::Instruction& inst,
   if (spvOpcodeIsAtomicOp(op)) return Fixed(kD, "an atomic: each invocation sees its own value");
   if (!inst.HasResultId() || spvOpcodeIsDebug(op)) return {Rule::kNoValue, kU, ""};
   return Fixed(kD, "an instruction the analysis does not model");
+}
+
+namespace {
+
+// The struct (or other type) a variable holds, through arrays.
+const spvtools::opt::Instruction* PointeeElement(spvtools::opt::IRContext* context,
+                                                 const spvtools::opt::Instruction& variable) {
+  auto* defs = context->get_def_use_mgr();
+  const auto* pointer = defs->GetDef(variable.type_id());
+  if (pointer == nullptr || pointer->opcode() != spv::Op::OpTypePointer) return nullptr;
+  const auto* type = defs->GetDef(pointer->GetSingleWordInOperand(1));
+  while (type != nullptr && (type->opcode() == spv::Op::OpTypeArray ||
+                             type->opcode() == spv::Op::OpTypeRuntimeArray)) {
+    type = defs->GetDef(type->GetSingleWordInOperand(0));
+  }
+  return type;
+}
+
+}  // namespace
+
+bool IsBufferBlock(spvtools::opt::IRContext* context, const spvtools::opt::Instruction& variable) {
+  const auto* type = PointeeElement(context, variable);
+  return type != nullptr && context->get_decoration_mgr()->HasDecoration(
+                                type->result_id(), uint32_t(spv::Decoration::BufferBlock));
+}
+
+bool IsReadOnly(spvtools::opt::IRContext* context, const spvtools::opt::Instruction& variable) {
+  auto* decorations = context->get_decoration_mgr();
+  if (decorations->HasDecoration(variable.result_id(), uint32_t(spv::Decoration::NonWritable))) {
+    return true;
+  }
+  const auto* type = PointeeElement(context, variable);
+  if (type == nullptr || type->opcode() != spv::Op::OpTypeStruct) return false;
+  std::set<uint32_t> read_only;
+  for (auto* d : decorations->GetDecorationsFor(type->result_id(), false)) {
+    if (d->opcode() == spv::Op::OpMemberDecorate &&
+        d->GetSingleWordInOperand(2) == uint32_t(spv::Decoration::NonWritable)) {
+      read_only.insert(d->GetSingleWordInOperand(1));
+    }
+  }
+  return read_only.size() == type->NumInOperands();
+}
+
+bool IsImmutable(spvtools::opt::IRContext* context, const spvtools::opt::Instruction& variable) {
+  if (variable.opcode() != spv::Op::OpVariable) return false;
+  switch (static_cast<spv::StorageClass>(variable.GetSingleWordInOperand(0))) {
+    case spv::StorageClass::UniformConstant:
+    case spv::StorageClass::PushConstant:
+      return true;
+    case spv::StorageClass::Input:
+      // OpDemoteToHelperInvocation changes HelperInvocation mid-invocation.
+      return !context->get_decoration_mgr()->FindDecoration(
+          variable.result_id(), uint32_t(spv::Decoration::BuiltIn),
+          [](const spvtools::opt::Instruction& d) {
+            return d.GetSingleWordInOperand(2) == uint32_t(spv::BuiltIn::HelperInvocation);
+          });
+    case spv::StorageClass::Uniform:
+      return !IsBufferBlock(context, variable) || IsReadOnly(context, variable);
+    case spv::StorageClass::StorageBuffer:
+    case spv::StorageClass::PhysicalStorageBuffer:
+      return IsReadOnly(context, variable);
+    default:
+      return false;
+  }
 }
 
 }  // namespace analysis

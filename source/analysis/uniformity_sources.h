@@ -56,6 +56,17 @@ Uniformity BuiltInLevel(spv::BuiltIn builtin, uint32_t models, const char** note
 // (divergent if the scope is not a known constant).
 Uniformity ScopeLevel(uint32_t scope_id, spvtools::opt::IRContext* context);
 
+// Whether |variable| is a Uniform-class block decorated BufferBlock (a
+// storage buffer in the old spelling).
+bool IsBufferBlock(spvtools::opt::IRContext* context, const spvtools::opt::Instruction& variable);
+// Whether |variable| is NonWritable, or a block all of whose members are.
+bool IsReadOnly(spvtools::opt::IRContext* context, const spvtools::opt::Instruction& variable);
+// Whether nothing can change what |variable| holds while an invocation
+// runs: UniformConstant, PushConstant, Input, Uniform blocks (not
+// BufferBlock) and read-only buffers. A load from it at the same address
+// reads the same value on every iteration of a cycle.
+bool IsImmutable(spvtools::opt::IRContext* context, const spvtools::opt::Instruction& variable);
+
 }  // namespace analysis
 }  // namespace spirv_conv
 
