@@ -46,6 +46,7 @@ class Cycle {
   bool IsReducible() const { return entries_.size() == 1; }
   // Every block of the cycle, nested cycles' blocks included, sorted.
   const std::vector<uint32_t>& blocks() const { return blocks_; }
+  // O(1): whether the innermost cycle of |block| lies in this cycle's subtree.
   bool Contains(uint32_t block) const;
   // True if |other| is this cycle or nested in it.
   bool Contains(const Cycle* other) const;
@@ -64,6 +65,10 @@ class Cycle {
   Cycle* parent_ = nullptr;
   std::vector<const Cycle*> children_;
   uint32_t depth_ = 1;
+  // Position in a preorder of the cycle tree, and the end of the subtree.
+  uint32_t tree_begin_ = 0;
+  uint32_t tree_end_ = 0;
+  const Cycle* const* innermost_ = nullptr;  // CycleInfo's per-block table
 };
 
 class CycleInfo {
@@ -71,6 +76,8 @@ class CycleInfo {
   // Computes the hierarchy of |cfg|. Blocks unreachable from the entry belong
   // to no cycle. O(blocks + edges) times the nesting depth.
   explicit CycleInfo(const Cfg& cfg);
+  CycleInfo(CycleInfo&&) = default;
+  CycleInfo& operator=(CycleInfo&&) = default;
 
   // The innermost cycle containing |block|, or null.
   const Cycle* InnermostCycle(uint32_t block) const { return innermost_[block]; }

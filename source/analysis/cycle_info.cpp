@@ -10,6 +10,7 @@
 #include "spirv_conv/cycle_info.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace spirv_conv {
 
@@ -22,7 +23,9 @@ std::vector<std::vector<uint32_t>> Cfg::Predecessors() const {
 }
 
 bool Cycle::Contains(uint32_t block) const {
-  return std::binary_search(blocks_.begin(), blocks_.end(), block);
+  if (innermost_ == nullptr) return std::binary_search(blocks_.begin(), blocks_.end(), block);
+  const Cycle* inner = innermost_[block];
+  return inner != nullptr && tree_begin_ <= inner->tree_begin_ && inner->tree_begin_ < tree_end_;
 }
 
 bool Cycle::Contains(const Cycle* other) const {
@@ -131,6 +134,30 @@ CycleInfo::CycleInfo(const Cfg& cfg) : innermost_(cfg.size(), nullptr) {
     Cycle* cycle = cycles_[i].get();
     cycle->depth_ = cycle->parent_ == nullptr ? 1 : cycle->parent_->depth_ + 1;
     if (cycle->parent_ == nullptr) top_level_.push_back(cycle);
+  }
+  // Preorder intervals of the cycle tree make Contains(block) constant time.
+  {
+    uint32_t next = 0;
+    std::vector<std::pair<Cycle*, size_t>> tree_stack;
+    for (const Cycle* top : top_level_) {
+      tree_stack.push_back({const_cast<Cycle*>(top), 0});
+      const_cast<Cycle*>(top)->tree_begin_ = next++;
+      while (!tree_stack.empty()) {
+        auto& [cycle, child] = tree_stack.back();
+        if (child < cycle->children_.size()) {
+          Cycle* c = const_cast<Cycle*>(cycle->children_[child++]);
+          c->tree_begin_ = next++;
+          tree_stack.push_back({c, 0});
+        } else {
+          cycle->tree_end_ = next;
+          tree_stack.pop_back();
+        }
+      }
+    }
+    for (auto& cycle : cycles_) cycle->innermost_ = innermost_.data();
+  }
+  for (size_t i = cycles_.size(); i-- > 0;) {
+    Cycle* cycle = cycles_[i].get();
     for (uint32_t block : cycle->blocks_) {
       for (uint32_t successor : cfg.successors[block]) {
         if (!cycle->Contains(successor)) cycle->exits_.push_back(successor);

@@ -68,7 +68,8 @@ class UniformityInfo::Impl : public analysis::SolverHost {
   std::unordered_map<uint32_t, Uniformity> written_;  // module variables: assumed content
   std::unordered_map<uint32_t, Uniformity> pending_;  // found by this run
   bool unknown_write_ = false;
-  std::unordered_map<uint32_t, Uniformity> asserted_;
+  std::unordered_map<uint32_t, Uniformity> asserted_;  // ids with Uniform/UniformId
+  bool asserted_ready_ = false;
 
   // Results, joined over the states of each function.
   std::unordered_map<uint32_t, uint32_t> function_of_block_;  // label -> function id
@@ -283,20 +284,45 @@ void UniformityInfo::Impl::WriteVariable(uint32_t id, Uniformity level) {
 }
 
 Uniformity UniformityInfo::Impl::Asserted(uint32_t id) {
-  auto it = asserted_.find(id);
-  if (it != asserted_.end()) return it->second;
-  Uniformity level = kD;
-  auto* decorations = context_->get_decoration_mgr();
-  for (auto* d : decorations->GetDecorationsFor(id, false)) {
-    if (d->opcode() != spv::Op::OpDecorate && d->opcode() != spv::Op::OpDecorateId) continue;
-    const auto decoration = static_cast<spv::Decoration>(d->GetSingleWordInOperand(1));
-    if (decoration == spv::Decoration::Uniform) level = kU;
-    if (decoration == spv::Decoration::UniformId) {
-      level = std::min(level, analysis::ScopeLevel(d->GetSingleWordInOperand(2), context_));
+  if (!asserted_ready_) {
+    // One pass over the annotations (decoration groups through the
+    // decoration manager) instead of a lookup per value.
+    asserted_ready_ = true;
+    auto note = [&](uint32_t target, const spvtools::opt::Instruction& d) {
+      const auto decoration = static_cast<spv::Decoration>(d.GetSingleWordInOperand(1));
+      auto [it, fresh] = asserted_.emplace(target, kD);
+      if (decoration == spv::Decoration::Uniform) it->second = kU;
+      if (decoration == spv::Decoration::UniformId) {
+        it->second =
+            std::min(it->second, analysis::ScopeLevel(d.GetSingleWordInOperand(2), context_));
+      }
+      (void)fresh;
+    };
+    auto* decorations = context_->get_decoration_mgr();
+    for (auto& d : context_->annotations()) {
+      if (d.opcode() == spv::Op::OpGroupDecorate) {
+        for (uint32_t i = 1; i < d.NumInOperands(); ++i) {
+          const uint32_t target = d.GetSingleWordInOperand(i);
+          for (auto* g : decorations->GetDecorationsFor(target, false)) {
+            if (g->opcode() == spv::Op::OpDecorate || g->opcode() == spv::Op::OpDecorateId) {
+              const auto kind = static_cast<spv::Decoration>(g->GetSingleWordInOperand(1));
+              if (kind == spv::Decoration::Uniform || kind == spv::Decoration::UniformId) {
+                note(target, *g);
+              }
+            }
+          }
+        }
+        continue;
+      }
+      if (d.opcode() != spv::Op::OpDecorate && d.opcode() != spv::Op::OpDecorateId) continue;
+      const auto kind = static_cast<spv::Decoration>(d.GetSingleWordInOperand(1));
+      if (kind == spv::Decoration::Uniform || kind == spv::Decoration::UniformId) {
+        note(d.GetSingleWordInOperand(0), d);
+      }
     }
   }
-  asserted_[id] = level;
-  return level;
+  auto it = asserted_.find(id);
+  return it == asserted_.end() ? kD : it->second;
 }
 
 // ---------------------------------------------------------------------------

@@ -929,7 +929,7 @@ def compare(seed, f, llvm, conv):
         ld, cd = llvm.values[v], conv_div[v]
         if ld == cd:
             res.categories["agree"] += 1
-            if not cd and v in m_llvm_inv.div and v in m_conv.div:
+            if not cd and v in m_llvm_inv.div and v in m_conv.div and v in m_conv_same.div:
                 res.suspects.append((v, "both uniform; reference model: " + m_conv.explain(v)))
             continue
         if ld:
