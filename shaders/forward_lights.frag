@@ -13,12 +13,12 @@
 //    divergent after it -- but only until the next iteration assigns L anew.
 //  - glslang -O0 keeps L in a Function variable, reads L.w through an
 //    OpAccessChain and writes L.xyz component by component through access
-//    chains. The analysis promotes only variables that are loaded and stored
-//    whole; L is flow-insensitive, so the divergent store in the flip makes
-//    every load of L divergent -- also the one in the `continue` test, which
-//    reads the value just stored from the UBO. spirv-opt -O turns L into SSA
-//    values and gets it right. Those lines carry EXPECT-KNOWN-WRONG marks
-//    (wrong at -O0, right after -O).
+//    chains; spirv-opt -O turns L into SSA values. The verdicts must not
+//    depend on that: the assignment from the UBO is a new definition of all
+//    of L, so the `continue` test reads that uniform value whatever the flip
+//    of the previous iteration left in L (the analysis's virtual SSA form of
+//    such variables: whole stores define, component stores update, each load
+//    reads the definition that reaches it; docs/uniformity.md, Memory).
 #version 450
 
 #define MAX_LIGHTS 16
@@ -47,9 +47,9 @@ void main()
 
     for (int i = 0; i < min(lights.count, MAX_LIGHTS); ++i) {            // EXPECT: branch uniform
         vec4 L = lights.dirIntensity[i];
-        if (L.w <= 0.0) continue;                                        // EXPECT-KNOWN-WRONG: branch uniform
+        if (L.w <= 0.0) continue;                                        // EXPECT: branch uniform
         vec2 cookieUV = inWorldPos.xz * lights.cookieScale[i].xy;
-        vec3 cookie = texture(cookieTex, vec3(cookieUV, float(i))).rgb;  // EXPECT-KNOWN-WRONG: cf uniform
+        vec3 cookie = texture(cookieTex, vec3(cookieUV, float(i))).rgb;  // EXPECT: cf uniform
 
         float transmit = 1.0;
         if (dot(N, L.xyz) < 0.0) {                                       // EXPECT: branch divergent

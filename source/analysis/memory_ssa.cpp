@@ -3,6 +3,9 @@
 //
 // Classic SSA construction (Cytron et al.): phis at the iterated dominance
 // frontier of the storing blocks, then renaming along the dominator tree.
+// A store through an access chain is a definition like a whole store, but a
+// weak one: it pushes a virtual insert that refers to the definition it
+// updates.
 
 #include "analysis/memory_ssa.h"
 
@@ -14,18 +17,36 @@ namespace {
 
 using spvtools::opt::Instruction;
 
-// True if every use of |variable| is a whole load or store through it.
-bool IsPromotable(spvtools::opt::IRContext* context, const Instruction& variable) {
+bool IsAccessChain(spv::Op op) {
+  return op == spv::Op::OpAccessChain || op == spv::Op::OpInBoundsAccessChain;
+}
+
+// True if the address of |variable| never escapes: every use of it, and of
+// every access chain derived from it, is a load or store through the
+// pointer, a further access chain, or debug information. The access chains
+// are appended to |chains|.
+bool IsPromotable(spvtools::opt::IRContext* context, const Instruction& variable,
+                  std::vector<uint32_t>* chains) {
   bool ok = true;
-  context->get_def_use_mgr()->ForEachUse(&variable, [&](const Instruction* user, uint32_t operand) {
-    if (!ok) return;
-    const spv::Op op = user->opcode();
-    if (op == spv::Op::OpLoad && operand == 2) return;
-    if (op == spv::Op::OpStore && operand == 0) return;
-    if (op == spv::Op::OpName || spvOpcodeIsDecoration(op) || spvOpcodeIsDebug(op)) return;
-    if (op == spv::Op::OpExtInst && user->GetCommonDebugOpcode() != 0) return;
-    ok = false;
-  });
+  std::vector<const Instruction*> pointers{&variable};
+  while (ok && !pointers.empty()) {
+    const Instruction* pointer = pointers.back();
+    pointers.pop_back();
+    context->get_def_use_mgr()->ForEachUse(pointer, [&](Instruction* user, uint32_t operand) {
+      if (!ok) return;
+      const spv::Op op = user->opcode();
+      if (op == spv::Op::OpLoad && operand == 2) return;
+      if (op == spv::Op::OpStore && operand == 0) return;
+      if (IsAccessChain(op) && operand == 2) {  // the base, not an index
+        chains->push_back(user->result_id());
+        pointers.push_back(user);
+        return;
+      }
+      if (op == spv::Op::OpName || spvOpcodeIsDecoration(op) || spvOpcodeIsDebug(op)) return;
+      if (op == spv::Op::OpExtInst && user->GetCommonDebugOpcode() != 0) return;
+      ok = false;
+    });
+  }
   return ok;
 }
 
@@ -39,9 +60,11 @@ MemorySsa BuildMemorySsa(spvtools::opt::IRContext* context, spvtools::opt::Funct
   std::vector<Instruction*> variables;
   for (Instruction& inst : *function.entry()) {
     if (inst.opcode() != spv::Op::OpVariable) continue;
-    if (IsPromotable(context, inst)) {
+    std::vector<uint32_t> chains;
+    if (IsPromotable(context, inst, &chains)) {
       ssa.promoted.insert(inst.result_id());
       variables.push_back(&inst);
+      for (uint32_t chain : chains) ssa.chains[chain] = inst.result_id();
     }
   }
   if (variables.empty()) return ssa;
@@ -66,13 +89,24 @@ MemorySsa BuildMemorySsa(spvtools::opt::IRContext* context, spvtools::opt::Funct
   // Phi placement per variable.
   std::unordered_map<uint32_t, size_t> variable_index;
   for (size_t i = 0; i < variables.size(); ++i) variable_index[variables[i]->result_id()] = i;
+  // The variable (index) a pointer is the whole of or points into, and
+  // whether it is the whole variable.
+  constexpr size_t kNone = ~size_t{0};
+  auto variable_of = [&](uint32_t pointer, bool* whole) -> size_t {
+    auto it = variable_index.find(pointer);
+    *whole = it != variable_index.end();
+    if (*whole) return it->second;
+    auto chain = ssa.chains.find(pointer);
+    return chain == ssa.chains.end() ? kNone : variable_index.at(chain->second);
+  };
   std::vector<std::vector<uint32_t>> def_blocks(variables.size());
   for (uint32_t b = 0; b < n; ++b) {
     for (Instruction& inst : *blocks[b]) {
       if (inst.opcode() != spv::Op::OpStore) continue;
-      auto it = variable_index.find(inst.GetSingleWordInOperand(0));
-      if (it == variable_index.end()) continue;
-      auto& d = def_blocks[it->second];
+      bool whole = false;
+      const size_t v = variable_of(inst.GetSingleWordInOperand(0), &whole);
+      if (v == kNone) continue;
+      auto& d = def_blocks[v];
       if (d.empty() || d.back() != b) d.push_back(b);
     }
   }
@@ -123,17 +157,27 @@ MemorySsa BuildMemorySsa(spvtools::opt::IRContext* context, spvtools::opt::Funct
       frame.pushed.push_back(v);
     }
     for (Instruction& inst : *blocks[b]) {
-      if (inst.opcode() == spv::Op::OpLoad) {
-        auto it = variable_index.find(inst.GetSingleWordInOperand(0));
-        if (it != variable_index.end()) ssa.load_def[inst.result_id()] = stacks[it->second].back();
-      } else if (inst.opcode() == spv::Op::OpStore) {
-        auto it = variable_index.find(inst.GetSingleWordInOperand(0));
-        if (it != variable_index.end()) {
-          stacks[it->second].push_back(
-              {MemorySsa::Def::Kind::kValue, inst.GetSingleWordInOperand(1)});
-          frame.pushed.push_back(it->second);
-        }
+      const spv::Op op = inst.opcode();
+      if (op != spv::Op::OpLoad && op != spv::Op::OpStore) continue;
+      bool whole = false;
+      const size_t v = variable_of(inst.GetSingleWordInOperand(0), &whole);
+      if (v == kNone) continue;
+      if (op == spv::Op::OpLoad) {
+        // A load of the whole variable or of a part: both read the
+        // reaching definition (the model adds the part's indices).
+        ssa.load_def[inst.result_id()] = stacks[v].back();
+        continue;
       }
+      const uint32_t value = inst.GetSingleWordInOperand(1);
+      if (whole) {
+        stacks[v].push_back({MemorySsa::Def::Kind::kValue, value});
+      } else {
+        const auto insert = static_cast<uint32_t>(ssa.inserts.size());
+        ssa.inserts.push_back({variables[v]->result_id(), b, &inst, stacks[v].back(),
+                               inst.GetSingleWordInOperand(0), value});
+        stacks[v].push_back({MemorySsa::Def::Kind::kInsert, insert});
+      }
+      frame.pushed.push_back(v);
     }
     for (uint32_t s : fcfg.cfg.successors[b]) {
       for (auto [v, phi] : phi_at[s]) ssa.phis[phi].incoming.emplace_back(stacks[v].back(), b);

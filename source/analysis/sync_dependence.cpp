@@ -41,8 +41,9 @@ void InsertOnce(std::vector<const Cycle*>* cycles, const Cycle* cycle) {
 // whose header stands for all of it ("collapsed"), its successors being the
 // cycle's exit blocks, as in LLVM's modified cycle post-order.
 //
-// - Every cycle that contains the branch. Threads that come back to its
-//   header run further iterations and leave through one of its exits later:
+// - Every reducible cycle that contains the branch. Threads that come back
+//   to its header run further iterations and leave through one of its exits
+//   later:
 //
 //        H <------.       B diverges inside the cycle {H, B, S1, S2}.
 //        |        |       S1 -> H and S2 -> H bring two labels: H is a join
@@ -57,14 +58,28 @@ void InsertOnce(std::vector<const Cycle*>* cycles, const Cycle* cycle) {
 //   be a join, and what leaves it carries the header's label. Collapsing it
 //   also leaves no cycle in the view for stale labels to circle in, except
 //   inside irreducible cycles.
+//
+// Irreducible cycles that contain the branch are collapsed for the joins
+// whose phis the branch taints (threads passing the header are on another
+// iteration). The diverged-entry criterion is about paths in the CFG,
+// whatever the hierarchy, so it is checked on a second view in which they
+// are not: a diverged path may pass through their header to a join inside
+// (seed 000's closed path P -> Q -> R -> S with header R: Q -> R -> S and
+// Q -> S meet at S, and the entry R on the first path makes the cycle not
+// m-converged). Propagation does not continue past the branch itself when
+// it comes round to it again, as in LLVM.
 class BranchView {
  public:
-  BranchView(const CfgAnalyses& graph, uint32_t branch) : graph_(graph) {
+  // |collapse_irreducible|: also collapse irreducible cycles that contain
+  // the branch.
+  BranchView(const CfgAnalyses& graph, uint32_t branch, bool collapse_irreducible)
+      : graph_(graph), branch_(branch), collapse_irreducible_(collapse_irreducible) {
     for (const Cycle* c = graph.cycles.InnermostCycle(branch); c != nullptr; c = c->parent()) {
       enclosing_.push_back(c);
     }
   }
 
+  uint32_t branch() const { return branch_; }
   // Cycles containing the branch, innermost first.
   const std::vector<const Cycle*>& enclosing() const { return enclosing_; }
   bool Encloses(const Cycle* cycle) const {
@@ -74,7 +89,7 @@ class BranchView {
   const Cycle* CollapsedCycle(uint32_t block) const {
     const Cycle* c = graph_.cycles.InnermostCycle(block);
     if (c == nullptr || c->header() != block) return nullptr;
-    return c->IsReducible() || Encloses(c) ? c : nullptr;
+    return c->IsReducible() || (collapse_irreducible_ && Encloses(c)) ? c : nullptr;
   }
   const std::vector<std::pair<uint32_t, uint32_t>>& ExitEdges(const Cycle* cycle) const {
     return graph_.ExitEdges(cycle);
@@ -96,6 +111,8 @@ class BranchView {
 
  private:
   const CfgAnalyses& graph_;
+  uint32_t branch_;
+  bool collapse_irreducible_;
   std::vector<const Cycle*> enclosing_;
 };
 
@@ -166,7 +183,7 @@ class Propagation {
     while (!work.empty()) {
       const uint32_t b = work.back();
       work.pop_back();
-      if (b == stop) continue;
+      if (b == stop || (b == view_.branch() && view_.CollapsedCycle(b) == nullptr)) continue;
       view_.ForEachSuccessor(b, [&](uint32_t s) {
         if (!ends(b, s)) reach(b, s, false);
       });
@@ -382,7 +399,7 @@ void Propagate(const CfgAnalyses& graph, const BranchView& view, const Edges& se
 BranchDivergence ComputeBranchDivergence(const CfgAnalyses& graph, uint32_t branch) {
   const Cfg& cfg = graph.cfg;
   BranchDivergence result;
-  const BranchView view(graph, branch);
+  const BranchView view(graph, branch, /*collapse_irreducible=*/true);
   JoinMap joins;
 
   // The region ends at the acyclic post-dominator: nothing beyond it can
@@ -441,9 +458,21 @@ BranchDivergence ComputeBranchDivergence(const CfgAnalyses& graph, uint32_t bran
     result.join_predecessors.push_back(std::move(preds));
   }
 
-  // Joins that break m-convergence.
+  // Joins that break m-convergence: those above and, when an irreducible
+  // cycle contains the branch, the joins of paths through its header.
+  std::vector<uint32_t> entry_joins = result.joins;
+  const bool irreducible_around = std::any_of(view.enclosing().begin(), view.enclosing().end(),
+                                              [](const Cycle* c) { return !c->IsReducible(); });
+  if (irreducible_around) {
+    const BranchView open_view(graph, branch, /*collapse_irreducible=*/false);
+    JoinMap open_joins;
+    Propagate(
+        graph, open_view, seeds, [](uint32_t, uint32_t) { return false; },
+        AcyclicPostDominator(graph, branch), &open_joins, [](const Propagation&) {});
+    for (const auto& [join, preds] : open_joins) entry_joins.push_back(join);
+  }
   const DominatorTree& dt = graph.dominators;
-  for (uint32_t join : result.joins) {
+  for (uint32_t join : entry_joins) {
     const Cycle* join_cycle = graph.cycles.InnermostCycle(join);
     if (join_cycle != nullptr && !join_cycle->Contains(branch)) {
       // Diverged paths reaching a cycle from outside: harmless only when

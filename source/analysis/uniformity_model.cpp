@@ -141,6 +141,11 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(
     virtual_phis_at[m.memory.phis[i].block].push_back(i);
   }
   std::vector<uint32_t> virtual_phi_node(m.memory.phis.size(), kNoNode);
+  std::unordered_map<const Instruction*, uint32_t> insert_of_store;
+  for (uint32_t i = 0; i < m.memory.inserts.size(); ++i) {
+    insert_of_store[m.memory.inserts[i].store] = i;
+  }
+  std::vector<uint32_t> virtual_insert_node(m.memory.inserts.size(), kNoNode);
   {
     uint32_t b = 0;
     for (auto& block : *function) {
@@ -151,6 +156,16 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(
         virtual_phi_node[phi] = index;
       }
       for (Instruction& inst : block) {
+        if (inst.opcode() == spv::Op::OpStore && !insert_of_store.empty()) {
+          auto it = insert_of_store.find(&inst);
+          if (it != insert_of_store.end()) {
+            const uint32_t index = add_node(nullptr, b);
+            m.nodes[index].rule = {Rule::kFollow, Uniformity::kUniform, ""};
+            m.nodes[index].virtual_insert = it->second;
+            virtual_insert_node[it->second] = index;
+          }
+          continue;
+        }
         if (!inst.HasResultId() || inst.opcode() == spv::Op::OpLabel) continue;
         const uint32_t index = add_node(&inst, b);
         m.nodes[index].rule = ClassifyInstruction(inst, context);
@@ -167,6 +182,8 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(
         return {def.index, m.NodeOf(def.index)};
       case MemorySsa::Def::Kind::kPhi:
         return {1, virtual_phi_node[def.index]};
+      case MemorySsa::Def::Kind::kInsert:
+        return {1, virtual_insert_node[def.index]};
       default:
         return {0, kNoNode};
     }
@@ -183,6 +200,13 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(
         auto [id, n] = def_node(def);
         node.incoming.push_back({id, n, pred});
       }
+    } else if (node.virtual_insert != kNoNode) {
+      // The previous content, the stored value and the chain's indices.
+      const MemorySsa::VirtualInsert& insert = m.memory.inserts[node.virtual_insert];
+      for (uint32_t n :
+           {def_node(insert.previous).second, m.NodeOf(insert.value), m.NodeOf(insert.pointer)}) {
+        if (n != kNoNode) node.operands.push_back(n);
+      }
     } else if (node.rule.rule == Rule::kPhi) {
       for (uint32_t i = 0; i + 1 < node.inst->NumInOperands(); i += 2) {
         const uint32_t id = node.inst->GetSingleWordInOperand(i);
@@ -195,6 +219,12 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(
         node.promoted = true;
         const uint32_t n = def_node(it->second).second;
         if (n != kNoNode) node.operands.push_back(n);
+        // A part of the variable: which part depends on the chain's indices.
+        const uint32_t pointer = node.inst->GetSingleWordInOperand(0);
+        if (m.memory.chains.count(pointer)) {
+          node.address = m.NodeOf(pointer);
+          if (node.address != kNoNode) node.operands.push_back(node.address);
+        }
       } else {
         const uint32_t pointer = node.inst->GetSingleWordInOperand(0);
         node.address = m.NodeOf(pointer);
@@ -267,7 +297,8 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(
         }
         if (op == spv::Op::OpStore) {
           const uint32_t pointer = inst.GetSingleWordInOperand(0);
-          if (m.memory.promoted.count(pointer)) continue;
+          // Stores to promoted variables are definitions in the virtual SSA.
+          if (m.memory.promoted.count(pointer) || m.memory.chains.count(pointer)) continue;
           MemoryWrite w;
           w.block = b;
           w.inst = &inst;

@@ -3,9 +3,9 @@
 //
 // The context-independent view of one function the uniformity solver works
 // on: its CFG analyses, its values as *nodes* (every result id, parameters
-// included, plus the virtual phis of promoted Function variables), their
-// data operands and users, the memory effects, control dependence, and
-// which values are invariant in which cycles.
+// included, plus the virtual phis and virtual inserts of promoted Function
+// variables), their data operands and users, the memory effects, control
+// dependence, and which values are invariant in which cycles.
 
 #ifndef SOURCE_ANALYSIS_UNIFORMITY_MODEL_H_
 #define SOURCE_ANALYSIS_UNIFORMITY_MODEL_H_
@@ -36,8 +36,8 @@ struct PointerRoot {
 };
 
 struct Node {
-  spvtools::opt::Instruction* inst = nullptr;  // null for a virtual phi
-  uint32_t id = 0;                             // result id; 0 for a virtual phi
+  spvtools::opt::Instruction* inst = nullptr;  // null for a virtual phi or insert
+  uint32_t id = 0;                             // result id; 0 for a virtual phi or insert
   uint32_t block = 0;
   InstructionRule rule;
   // Data operands (node indices); ids outside the function (constants,
@@ -55,11 +55,18 @@ struct Node {
   // arrive along different ones of those edges may get different values.
   bool SelectsAmong(const std::vector<uint32_t>& predecessors) const;
   uint32_t virtual_phi = kNoNode;
+  // A virtual insert (index into MemorySsa::inserts): a store through an
+  // access chain into a promoted variable, the variable's new content. A
+  // pure node (kFollow) over the previous definition, the stored value and
+  // the access chain (its indices).
+  uint32_t virtual_insert = kNoNode;
   uint32_t parameter = kNoNode;  // parameter index
   // Loads: the address operand's node and where it points.
   uint32_t address = kNoNode;
   PointerRoot root;
-  // Promoted loads: the reaching definition (a node, or uniform if none).
+  // Promoted loads: the reaching definition (a node, or uniform if none);
+  // loads through an access chain also have the chain as |address| and as
+  // an operand.
   bool promoted = false;
   // Invariant in every enclosing cycle of depth >= this (see Invariance).
   uint32_t invariant_depth = ~0u;

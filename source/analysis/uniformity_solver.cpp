@@ -180,7 +180,9 @@ Uniformity FunctionState::Evaluate(uint32_t n, SolverHost& host, Reason* why) {
     case Rule::kLoad:
       if (node.promoted) {
         for (uint32_t op : node.operands) {
-          take_use(op, {Kind::kMemory, model_.nodes[op].id, "the value stored to the variable"});
+          take_use(op, op == node.address ? operand_reason(op)
+                                          : Reason{Kind::kMemory, model_.nodes[op].id,
+                                                   "the value stored to the variable"});
         }
       } else {
         for (uint32_t op : node.operands) take_use(op, operand_reason(op));

@@ -61,8 +61,7 @@ using namespace ::spirv_conv::test;  // NOLINT: the shared fixture
 //   |     v
 //   +---> S --> exit
 //   ^-----+ (S -> P)
-// KNOWN FAILURE (issue 3): the analysis is wrong here; see the issue note.
-TEST(UniformityLlvmDivergedEntryBasic, DISABLED_DivergentCycle1) {
+TEST(UniformityLlvmDivergedEntryBasic, DivergentCycle1) {
   const Kernel m("divergent_cycle_1", R"(
 OpName %a "a"
 OpName %b "b"
@@ -1467,8 +1466,7 @@ OpFunctionEnd
 //  \----D
 //       |
 //       X
-// KNOWN FAILURE (issue 3): the analysis is wrong here; see the issue note.
-TEST(UniformityLlvmIrreducible2, DISABLED_CycleReentrance) {
+TEST(UniformityLlvmIrreducible2, CycleReentrance) {
   const Kernel m("cycle_reentrance", R"(
 OpName %n "n"
 OpName %a "a"
@@ -2067,8 +2065,7 @@ OpFunctionEnd
 //       C <----B
 //       |
 //       X
-// KNOWN FAILURE (issue 3): the analysis is wrong here; see the issue note.
-TEST(UniformityLlvmIrreducible2, DISABLED_CycleInnerExitEnter) {
+TEST(UniformityLlvmIrreducible2, CycleInnerExitEnter) {
   const Kernel m("cycle_inner_exit_enter", R"(
 OpName %n "n"
 OpName %a "a"

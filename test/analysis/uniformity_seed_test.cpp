@@ -320,8 +320,7 @@ TEST(UniformitySeed, DivergentBranchInIrreducibleCycleWithHeaderP) {
   ExpectDivergedEntryVerdicts(m);
 }
 
-// KNOWN FAILURE (issue 3): the analysis is wrong here; see the issue note.
-TEST(UniformitySeed, DISABLED_DivergentBranchInIrreducibleCycleWithHeadersRAndS) {
+TEST(UniformitySeed, DivergentBranchInIrreducibleCycleWithHeadersRAndS) {
   const Kernel m(
       "closed_path_header_r",
       std::string(kClosedPathNames) + "OpBranchConditional %e_uni %R %P\n" + kClosedPathBody);

@@ -36,6 +36,10 @@ diverged-entry criterion, temporal divergence), never by trusting spirv-conv:
                               diverged paths leave (PR #216296)
     llvm19-...(propagated)    a value or branch that depends on one of those
     conservative:<reason>     spirv-conv's documented conservative choices
+                              (diverged-entry-through-header: a cycle made not
+                              m-converged by a join of CFG paths that pass a
+                              cycle header, as the seed's closed-path
+                              criterion asks; LLVM's joins skip such paths)
     anything else             FAILURE (unexplained imprecision)
 
 docs/differential.md describes every category and the measured counts.
@@ -394,7 +398,7 @@ class Facts:
         edge(src, (s2, "in"), 1)
         return self._max_flow(cap, adj, src, sink, 2) >= 2
 
-    def joins(self, branch, hierarchy=None):
+    def joins(self, branch, hierarchy=None, open_paths=False):
         """Join blocks of the branch in `branch`, per the seed's definition: a
         block reachable from two different successors along paths that share
         only the branch and the join. One refinement keeps joins within one
@@ -402,8 +406,11 @@ class Facts:
         cycle that contains both the branch and the join unless the join is
         that header (threads that pass a header start a new iteration, so
         they do not meet the others' instances of the join). The cycles are
-        those of `hierarchy`, or the natural loops without one."""
-        key = (branch, id(hierarchy))
+        those of `hierarchy`, or the natural loops without one. With
+        `open_paths` the refinement is off: the joins of paths in the CFG,
+        which the diverged-entry criterion is about (seed 000: the diverged
+        path Q -> R -> S passes the header R)."""
+        key = (branch, id(hierarchy), open_paths)
         if key in self._join_cache:
             return self._join_cache[key]
         if hierarchy is None:
@@ -417,7 +424,7 @@ class Facts:
                 continue
             removed = {branch}
             for h, body in around:
-                if branch in body and j in body and j != h:
+                if not open_paths and branch in body and j in body and j != h:
                     removed.add(h)
             found = False
             for i in range(len(succs)):
@@ -590,7 +597,7 @@ class Model:
 
     def __init__(self, facts, hierarchy, exempt_invariant, llvm=None, exempt_phis=True,
                  exit_edge_joins=False, temporal_any_exit=False, self_ref_phis_merge=False,
-                 join_same_value=False):
+                 join_same_value=False, open_entry=False):
         self.facts = facts
         self.hier = hierarchy
         self.exempt = exempt_invariant
@@ -599,6 +606,8 @@ class Model:
         self.temporal_any_exit = temporal_any_exit
         self.self_ref_phis_merge = self_ref_phis_merge
         self.join_same_value = join_same_value
+        self.open_entry = open_entry
+        self.open_entry_cycles = set()  # cycles only joins of paths through a header make so
         self.llvm_assumed = [frozenset(b) for _, b in llvm.assumed] if llvm else []
         self.llvm_exit = [frozenset(b) for _, b in llvm.divergent_exit] if llvm else []
         self.div = {"tid"}
@@ -647,9 +656,13 @@ class Model:
 
     def _not_m_converged(self):
         out = set(self.llvm_assumed)
+        self.open_entry_cycles = set()
         for b in self.brs:
             extra = self._exit_edge_joins(b)
-            for j in self.facts.joins(b, self.hier) | extra:
+            closed = self.facts.joins(b, self.hier) | extra
+            opened = (self.facts.joins(b, self.hier, open_paths=True) - closed
+                      if self.open_entry else set())
+            for j in closed | opened:
                 chain = self.hier.containing(j)
                 common = [c for c in chain if b in c.blocks]
                 chosen = None
@@ -664,6 +677,10 @@ class Model:
                     if not ext.reducible:
                         chosen = ext
                 if chosen is not None:
+                    if j in opened and chosen.blocks not in out:
+                        self.open_entry_cycles.add(chosen.blocks)
+                    elif j not in opened:
+                        self.open_entry_cycles.discard(chosen.blocks)
                     out.add(chosen.blocks)
                     if j in extra and j not in self.facts.joins(b, self.hier):
                         self.exit_edge_cycles.add(chosen.blocks)
@@ -856,7 +873,7 @@ def compare(seed, f, llvm, conv):
     # are never invariant, and once a cycle has a divergent exit every edge
     # leaving it counts as a definition of its own.
     m_cons = Model(facts, conv_hier, True, exempt_phis=False, exit_edge_joins=True,
-                   temporal_any_exit=True, self_ref_phis_merge=True)
+                   temporal_any_exit=True, self_ref_phis_merge=True, open_entry=True)
     for v in names:
         if llvm.values[v] and v not in m_llvm.div:
             res.categories["model: LLVM divergent, model uniform"] += 1
@@ -906,12 +923,14 @@ def compare(seed, f, llvm, conv):
                 if kind == "cycle":
                     c = m_cons.why[root][1]
                     kind = "exit-edges" if c in m_cons.exit_edge_cycles else \
+                        "open-entry" if c in m_cons.open_entry_cycles else \
                         "other-cycle-header" if c not in m_llvm.not_m else "phi-in-assumed-cycle"
                 # Joins and divergent exits found only under spirv-conv's
                 # choice of cycle headers count as that choice.
                 cat = "conservative:" + {"exit-edges": "exit-edges-as-definitions",
                                          "self-phi-join": "single-value-phi",
                                          "temporal-any-exit": "temporal-any-exit",
+                                         "open-entry": "diverged-entry-through-header",
                                          "phi-in-assumed-cycle": "phi-in-assumed-cycle"}.get(
                                              kind, "other-cycle-header")
                 return cat if root == x else cat + "(propagated)"
