@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "analysis/scc.h"
+
 namespace spirv_conv {
 namespace analysis {
 namespace {
@@ -61,55 +63,21 @@ std::vector<char> ReachesExit(const Cfg& cfg, const Graph& predecessors) {
 // exit block as any other loop does).
 std::vector<char> EndlessSinks(const Cfg& cfg, const std::vector<char>& reaches) {
   const uint32_t n = cfg.size();
-  // Iterative Tarjan over the blocks that do not reach an exit.
-  constexpr uint32_t kUnvisited = ~0u;
-  std::vector<uint32_t> index(n, kUnvisited), low(n, 0), component(n, kUnvisited);
-  std::vector<char> on_stack(n, 0);
-  std::vector<uint32_t> stack;
-  std::vector<std::pair<uint32_t, size_t>> frames;  // (block, next successor)
-  uint32_t next_index = 0;
+  std::vector<char> endless(n);
+  for (uint32_t b = 0; b < n; ++b) endless[b] = !reaches[b];
   uint32_t components = 0;
-  for (uint32_t start = 0; start < n; ++start) {
-    if (reaches[start] || index[start] != kUnvisited) continue;
-    frames.push_back({start, 0});
-    index[start] = low[start] = next_index++;
-    stack.push_back(start), on_stack[start] = 1;
-    while (!frames.empty()) {
-      auto& [b, next] = frames.back();
-      if (next < cfg.successors[b].size()) {
-        const uint32_t s = cfg.successors[b][next++];
-        if (reaches[s]) continue;
-        if (index[s] == kUnvisited) {
-          index[s] = low[s] = next_index++;
-          stack.push_back(s), on_stack[s] = 1;
-          frames.push_back({s, 0});
-        } else if (on_stack[s]) {
-          low[b] = std::min(low[b], index[s]);
-        }
-        continue;
-      }
-      const uint32_t done = b;
-      frames.pop_back();
-      if (!frames.empty()) low[frames.back().first] = std::min(low[frames.back().first], low[done]);
-      if (low[done] != index[done]) continue;
-      for (uint32_t m = kUnvisited; m != done;) {
-        m = stack.back();
-        stack.pop_back(), on_stack[m] = 0;
-        component[m] = components;
-      }
-      ++components;
-    }
-  }
+  const std::vector<uint32_t> component =
+      StronglyConnectedComponents(cfg.successors, endless, &components);
   std::vector<char> leaves(components, 0);  // a component with an edge out of it
   for (uint32_t b = 0; b < n; ++b) {
-    if (component[b] == kUnvisited) continue;
+    if (component[b] == kNoComponent) continue;
     for (uint32_t s : cfg.successors[b]) {
       if (component[s] != component[b]) leaves[component[b]] = 1;
     }
   }
   std::vector<char> sink(n, 0);
   for (uint32_t b = 0; b < n; ++b) {
-    if (component[b] != kUnvisited && !leaves[component[b]]) sink[b] = 1;
+    if (component[b] != kNoComponent && !leaves[component[b]]) sink[b] = 1;
   }
   return sink;
 }

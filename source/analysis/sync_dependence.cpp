@@ -5,8 +5,9 @@
 
 #include <algorithm>
 #include <map>
-#include <tuple>
 #include <unordered_map>
+
+#include "analysis/scc.h"
 
 namespace spirv_conv {
 namespace analysis {
@@ -295,51 +296,13 @@ class Propagation {
         if (from != position.end()) successors[from->second].push_back(i);
       }
     }
-    // Iterative Tarjan; it finishes components sinks first.
-    constexpr uint32_t kUnvisited = ~0u;
-    std::vector<uint32_t> index(n, kUnvisited), low(n, 0);
-    std::vector<char> on_stack(n, 0);
-    std::vector<uint32_t> stack;
-    std::vector<std::pair<uint32_t, size_t>> frames;
-    std::vector<std::vector<uint32_t>> components;
-    uint32_t next_index = 0;
-    for (uint32_t start = 0; start < n; ++start) {
-      if (index[start] != kUnvisited) continue;
-      index[start] = low[start] = next_index++;
-      stack.push_back(start), on_stack[start] = 1;
-      frames.push_back({start, 0});
-      while (!frames.empty()) {
-        auto& [v, next] = frames.back();
-        if (next < successors[v].size()) {
-          const uint32_t w = successors[v][next++];
-          if (index[w] == kUnvisited) {
-            index[w] = low[w] = next_index++;
-            stack.push_back(w), on_stack[w] = 1;
-            frames.push_back({w, 0});
-          } else if (on_stack[w]) {
-            low[v] = std::min(low[v], index[w]);
-          }
-          continue;
-        }
-        const uint32_t done = v;
-        frames.pop_back();
-        if (!frames.empty()) {
-          low[frames.back().first] = std::min(low[frames.back().first], low[done]);
-        }
-        if (low[done] != index[done]) continue;
-        std::vector<uint32_t> component;
-        for (uint32_t m = kUnvisited; m != done;) {
-          m = stack.back();
-          stack.pop_back(), on_stack[m] = 0;
-          component.push_back(region_[m]);
-        }
-        std::sort(component.begin(), component.end(), [&](uint32_t a, uint32_t b) {
-          return graph_.rpo_index[a] < graph_.rpo_index[b];
-        });
-        components.push_back(std::move(component));
-      }
-    }
-    std::reverse(components.begin(), components.end());
+    uint32_t count = 0;
+    const std::vector<uint32_t> component =
+        StronglyConnectedComponents(successors, std::vector<char>(n, 1), &count);
+    // Finish order puts successors first: the last component is the first
+    // in topological order. region_ is in reverse post-order already.
+    std::vector<std::vector<uint32_t>> components(count);
+    for (uint32_t i = 0; i < n; ++i) components[count - 1 - component[i]].push_back(region_[i]);
     return components;
   }
 
