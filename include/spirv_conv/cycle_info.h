@@ -24,6 +24,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <utility>
 #include <vector>
 
 namespace spirv_conv {
@@ -56,12 +57,15 @@ class Cycle {
   uint32_t depth() const { return depth_; }
   // Blocks outside the cycle with a predecessor inside it, sorted.
   const std::vector<uint32_t>& exits() const { return exits_; }
+  // The edges (from inside, to outside) leaving the cycle, sorted by target.
+  const std::vector<std::pair<uint32_t, uint32_t>>& exit_edges() const { return exit_edges_; }
 
  private:
   friend class CycleInfo;
   std::vector<uint32_t> entries_;
   std::vector<uint32_t> blocks_;
   std::vector<uint32_t> exits_;
+  std::vector<std::pair<uint32_t, uint32_t>> exit_edges_;
   Cycle* parent_ = nullptr;
   std::vector<const Cycle*> children_;
   uint32_t depth_ = 1;

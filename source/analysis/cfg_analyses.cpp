@@ -40,17 +40,7 @@ CfgAnalyses::CfgAnalyses(Cfg graph, const std::vector<char>& also_exit)
       rpo_index(RpoIndex(cfg)),
       cycles(cfg),
       dominators(cfg, /*post=*/false),
-      post_dominators(cfg, /*post=*/true, also_exit) {
-  for (const Cycle* c : cycles.AllCycles()) {
-    std::vector<std::pair<uint32_t, uint32_t>>& exits = exit_edges_[c];
-    for (uint32_t b : c->blocks()) {
-      for (uint32_t s : cfg.successors[b]) {
-        if (!c->Contains(s)) exits.emplace_back(b, s);
-      }
-    }
-    std::sort(exits.begin(), exits.end(), [](auto x, auto y) { return x.second < y.second; });
-  }
-}
+      post_dominators(cfg, /*post=*/true, also_exit) {}
 
 }  // namespace analysis
 }  // namespace spirv_conv

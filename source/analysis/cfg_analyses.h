@@ -9,8 +9,6 @@
 #define SOURCE_ANALYSIS_CFG_ANALYSES_H_
 
 #include <cstdint>
-#include <unordered_map>
-#include <utility>
 #include <vector>
 
 #include "analysis/dominance.h"
@@ -29,14 +27,6 @@ struct CfgAnalyses {
   CycleInfo cycles;
   DominatorTree dominators;
   DominatorTree post_dominators;  // virtual exit = cfg.size()
-
-  // The edges (from inside, to outside) leaving |cycle|, sorted by target.
-  const std::vector<std::pair<uint32_t, uint32_t>>& ExitEdges(const Cycle* cycle) const {
-    return exit_edges_.at(cycle);
-  }
-
- private:
-  std::unordered_map<const Cycle*, std::vector<std::pair<uint32_t, uint32_t>>> exit_edges_;
 };
 
 }  // namespace analysis

@@ -160,9 +160,14 @@ CycleInfo::CycleInfo(const Cfg& cfg) : innermost_(cfg.size(), nullptr) {
     Cycle* cycle = cycles_[i].get();
     for (uint32_t block : cycle->blocks_) {
       for (uint32_t successor : cfg.successors[block]) {
-        if (!cycle->Contains(successor)) cycle->exits_.push_back(successor);
+        if (!cycle->Contains(successor)) {
+          cycle->exit_edges_.emplace_back(block, successor);
+          cycle->exits_.push_back(successor);
+        }
       }
     }
+    std::stable_sort(cycle->exit_edges_.begin(), cycle->exit_edges_.end(),
+                     [](auto x, auto y) { return x.second < y.second; });
     std::sort(cycle->exits_.begin(), cycle->exits_.end());
     cycle->exits_.erase(std::unique(cycle->exits_.begin(), cycle->exits_.end()),
                         cycle->exits_.end());

@@ -92,9 +92,6 @@ class BranchView {
     if (c == nullptr || c->header() != block) return nullptr;
     return c->IsReducible() || (collapse_irreducible_ && Encloses(c)) ? c : nullptr;
   }
-  const std::vector<std::pair<uint32_t, uint32_t>>& ExitEdges(const Cycle* cycle) const {
-    return graph_.ExitEdges(cycle);
-  }
   // Calls |visit(target)| for every successor of |block| in this view.
   template <typename Visit>
   void ForEachSuccessor(uint32_t block, const Visit& visit) const {
@@ -104,7 +101,7 @@ class BranchView {
       return;
     }
     uint32_t last = kNoLabel;
-    for (auto [from, to] : ExitEdges(collapsed)) {
+    for (auto [from, to] : collapsed->exit_edges()) {
       if (to != last) visit(to);
       last = to;
     }
@@ -234,7 +231,7 @@ class Propagation {
           continue;
         }
         // Through a collapsed header: the cycle's blocks that exit to b.
-        for (auto [from, to] : view_.ExitEdges(e.via)) {
+        for (auto [from, to] : e.via->exit_edges()) {
           if (to == b) preds.push_back(from);
         }
       }
@@ -411,7 +408,7 @@ BranchDivergence ComputeBranchDivergence(const CfgAnalyses& graph, uint32_t bran
   // is a join too, even when every incoming value is defined outside.
   for (const Cycle* c : result.divergent_exit_cycles) {
     Propagate(
-        graph, view, view.ExitEdges(c), [&](uint32_t, uint32_t to) { return c->Contains(to); },
+        graph, view, c->exit_edges(), [&](uint32_t, uint32_t to) { return c->Contains(to); },
         AcyclicPostDominator(graph, c->header()), &joins, [](const Propagation&) {});
   }
   for (auto& [join, preds] : joins) {

@@ -38,6 +38,8 @@ TEST(CycleInfo, NaturalLoop) {
   EXPECT_TRUE(loop->IsReducible());
   EXPECT_EQ(loop->blocks(), Blocks({1, 2}));
   EXPECT_EQ(loop->exits(), Blocks({3}));
+  using Edges = std::vector<std::pair<uint32_t, uint32_t>>;
+  EXPECT_EQ(loop->exit_edges(), (Edges{{1, 3}}));
   EXPECT_EQ(loop->depth(), 1u);
   EXPECT_EQ(info.InnermostCycle(2), loop);
   EXPECT_EQ(info.InnermostCycle(3), nullptr);
@@ -97,6 +99,12 @@ TEST(CycleInfo, NestedNaturalLoops) {
   EXPECT_EQ(inner->blocks(), Blocks({2, 3}));
   EXPECT_EQ(inner->exits(), Blocks({4}));
   EXPECT_EQ(inner->parent(), outer);
+  // Contains(block) by the cycle tree: 3 is in both, 4 only in the outer
+  // loop, 5 and 0 in neither.
+  EXPECT_TRUE(outer->Contains(3u) && inner->Contains(3u));
+  EXPECT_TRUE(outer->Contains(4u));
+  EXPECT_FALSE(inner->Contains(4u));
+  EXPECT_FALSE(outer->Contains(5u) || outer->Contains(0u));
   EXPECT_EQ(inner->depth(), 2u);
   EXPECT_EQ(info.InnermostCycle(3), inner);
   EXPECT_EQ(info.InnermostCycle(4), outer);
