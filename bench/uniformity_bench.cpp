@@ -76,7 +76,11 @@ void BM_Load(benchmark::State& state, const Input* input) {
   state.counters["bytes"] = static_cast<double>(input->bytes.size());
 }
 
-void BM_Analysis(benchmark::State& state, const Input* input) {
+// Times |work(context)| on a freshly loaded IR context per iteration; the
+// load and the context's destruction are not timed. |work| returns false
+// (after SkipWithError) to stop.
+template <typename Work>
+void TimeOnFreshContext(benchmark::State& state, const Input* input, const Work& work) {
   for (auto _ : state) {
     state.PauseTiming();
     std::string error;
@@ -86,36 +90,36 @@ void BM_Analysis(benchmark::State& state, const Input* input) {
       break;
     }
     state.ResumeTiming();
-    auto info = spirv_conv::UniformityInfo::Compute(context.get());
-    if (!info) {
-      state.SkipWithError(info.error().message.c_str());
-      break;
-    }
-    benchmark::DoNotOptimize(info->get());
+    const bool go_on = work(context.get());
     state.PauseTiming();
-    info->reset();
     context.reset();
     state.ResumeTiming();
+    if (!go_on) break;
   }
 }
 
-void BM_Managers(benchmark::State& state, const Input* input) {
-  for (auto _ : state) {
-    state.PauseTiming();
-    std::string error;
-    std::unique_ptr<IRContext> context = Load(*input, &error);
-    if (!context) {
-      state.SkipWithError(error.c_str());
-      break;
+void BM_Analysis(benchmark::State& state, const Input* input) {
+  TimeOnFreshContext(state, input, [&](IRContext* context) {
+    auto info = spirv_conv::UniformityInfo::Compute(context);
+    if (!info) {
+      state.SkipWithError(info.error().message.c_str());
+      return false;
     }
+    benchmark::DoNotOptimize(info->get());
+    state.PauseTiming();  // the result's destruction is not timed either
+    info->reset();
     state.ResumeTiming();
+    return true;
+  });
+}
+
+void BM_Managers(benchmark::State& state, const Input* input) {
+  TimeOnFreshContext(state, input, [](IRContext* context) {
     benchmark::DoNotOptimize(context->get_def_use_mgr());
     benchmark::DoNotOptimize(context->get_decoration_mgr());
     benchmark::DoNotOptimize(context->get_constant_mgr());
-    state.PauseTiming();
-    context.reset();
-    state.ResumeTiming();
-  }
+    return true;
+  });
 }
 
 bool ReadFile(const std::string& path, std::string* bytes) {

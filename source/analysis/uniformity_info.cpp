@@ -75,6 +75,16 @@ class UniformityInfo::Impl : public analysis::SolverHost {
   std::unordered_map<uint32_t, uint32_t> function_of_block_;  // label -> function id
   std::unordered_map<uint32_t, uint32_t> function_of_value_;  // result id -> function id
   std::unordered_map<uint32_t, std::vector<const FunctionState*>> states_of_;
+
+  // The join of |level_in(state)| over the calling contexts of function |fn|.
+  template <typename LevelFn>
+  Uniformity JoinOverContexts(uint32_t fn, const LevelFn& level_in) const {
+    Uniformity level = Uniformity::kUniform;
+    auto states = states_of_.find(fn);
+    if (states == states_of_.end()) return level;
+    for (const FunctionState* s : states->second) level = Join(level, level_in(*s));
+    return level;
+  }
   std::unordered_map<uint32_t, std::vector<UniformityCycle>> cycles_;
 
  private:
@@ -342,9 +352,7 @@ Uniformity UniformityInfo::ValueLevel(uint32_t id) const {
   auto fn = impl_->function_of_value_.find(id);
   if (fn == impl_->function_of_value_.end()) return kU;
   const uint32_t node = impl_->models_.at(fn->second)->NodeOf(id);
-  Uniformity level = kU;
-  for (const FunctionState* s : impl_->states_of_[fn->second]) level = Join(level, s->Level(node));
-  return level;
+  return impl_->JoinOverContexts(fn->second, [&](const FunctionState& s) { return s.Level(node); });
 }
 
 Uniformity UniformityInfo::UseLevel(const spvtools::opt::Instruction& user,
@@ -355,31 +363,24 @@ Uniformity UniformityInfo::UseLevel(const spvtools::opt::Instruction& user,
   const FunctionModel& model = *impl_->models_.at(fn->second);
   auto* block = impl_->context_->get_instr_block(const_cast<spvtools::opt::Instruction*>(&user));
   const uint32_t node = model.NodeOf(id);
-  Uniformity level = kU;
-  for (const FunctionState* s : impl_->states_of_[fn->second]) {
-    level = Join(level, block == nullptr ? s->Level(node)
-                                         : s->UseLevel(node, model.blocks.index.at(block->id())));
-  }
-  return level;
+  return impl_->JoinOverContexts(fn->second, [&](const FunctionState& s) {
+    return block == nullptr ? s.Level(node) : s.UseLevel(node, model.blocks.index.at(block->id()));
+  });
 }
 
 Uniformity UniformityInfo::BranchLevel(uint32_t label) const {
   auto fn = impl_->function_of_block_.find(label);
   if (fn == impl_->function_of_block_.end()) return kU;
   const uint32_t b = impl_->models_.at(fn->second)->blocks.index.at(label);
-  Uniformity level = kU;
-  for (const FunctionState* s : impl_->states_of_[fn->second]) level = Join(level, s->Branch(b));
-  return level;
+  return impl_->JoinOverContexts(fn->second, [&](const FunctionState& s) { return s.Branch(b); });
 }
 
 Uniformity UniformityInfo::ControlFlowLevel(uint32_t label) const {
   auto fn = impl_->function_of_block_.find(label);
   if (fn == impl_->function_of_block_.end()) return kU;
   const uint32_t b = impl_->models_.at(fn->second)->blocks.index.at(label);
-  Uniformity level = kU;
-  for (const FunctionState* s : impl_->states_of_[fn->second])
-    level = Join(level, s->ControlFlow(b));
-  return level;
+  return impl_->JoinOverContexts(fn->second,
+                                 [&](const FunctionState& s) { return s.ControlFlow(b); });
 }
 
 Uniformity UniformityInfo::ControlFlowLevel(const spvtools::opt::Instruction& instruction) const {
@@ -396,11 +397,8 @@ Uniformity UniformityInfo::ControlFlowLevel(const spvtools::opt::Instruction& in
     if (&inst == &instruction) break;
     if (inst.opcode() == spv::Op::OpFunctionCall) ++calls_before;
   }
-  Uniformity level = kU;
-  for (const FunctionState* s : impl_->states_of_[fn->second]) {
-    level = Join(level, s->ControlFlowBeforeCall(b, calls_before));
-  }
-  return level;
+  return impl_->JoinOverContexts(
+      fn->second, [&](const FunctionState& s) { return s.ControlFlowBeforeCall(b, calls_before); });
 }
 
 const std::vector<UniformityCycle>& UniformityInfo::Cycles(uint32_t function_id) const {

@@ -87,6 +87,12 @@ void AddFilesOption(CLI::App* command, std::vector<std::string>* files) {
       ->required();
 }
 
+void AddFileAndOutputOptions(CLI::App* command, std::string* file, std::string* output) {
+  command->add_option("FILE", *file, "Input: SPIR-V binary or assembly, GLSL; - for stdin")
+      ->required();
+  command->add_option("-o", *output, "Output file (default: - for stdout)");
+}
+
 int Report(const Error& error) {
   std::cerr << "spirv-conv: error: " << error.message << "\n";
   return static_cast<int>(error.code);

@@ -38,6 +38,10 @@ Expected<LoadOptions> ToLoadOptions(const InputFlags& flags);
 // Adds the required positional FILE... argument.
 void AddFilesOption(CLI::App* command, std::vector<std::string>* files);
 
+// Adds the required positional FILE argument and -o (default "-", stdout)
+// of a command that reads one input and writes one output.
+void AddFileAndOutputOptions(CLI::App* command, std::string* file, std::string* output);
+
 // Prints |error| as "spirv-conv: error: <message>" and returns its exit code.
 int Report(const Error& error);
 

@@ -28,9 +28,7 @@ Command AddDisCommand(CLI::App& app) {
       "dis",
       "Disassemble one input to SPIR-V assembly. The input is not validated, so invalid "
       "modules can be inspected.");
-  command->add_option("FILE", flags->file, "Input: SPIR-V binary or assembly, GLSL; - for stdin")
-      ->required();
-  command->add_option("-o", flags->output, "Output file (default: - for stdout)");
+  AddFileAndOutputOptions(command, &flags->file, &flags->output);
   command->add_flag("--raw-id", flags->raw_id, "Show %N ids instead of friendly names");
   command->add_flag("--no-indent", flags->no_indent, "Do not align result ids");
   command->add_flag("--no-header", flags->no_header, "Omit the header comment");

@@ -33,9 +33,7 @@ Command AddUniformityCommand(CLI::App& app) {
       "Print the dynamic uniformity (uniform, subgroup, quad, divergent) of every value, the "
       "level of every branch and block, and the cycles (docs/uniformity.md). Text follows LLVM's "
       "print<uniformity>; JSON is described in docs/json.md.");
-  command->add_option("FILE", flags->file, "Input: SPIR-V binary or assembly, GLSL; - for stdin")
-      ->required();
-  command->add_option("-o", flags->output, "Output file (default: - for stdout)");
+  AddFileAndOutputOptions(command, &flags->file, &flags->output);
   command->add_option("--function", flags->function, "Only this function (its OpName, or %<id>)");
   command->add_option("--format", flags->format, "text or json")
       ->check(CLI::IsMember({"text", "json"}));
