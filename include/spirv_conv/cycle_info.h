@@ -55,6 +55,9 @@ class Cycle {
   const std::vector<const Cycle*>& children() const { return children_; }
   // 1 for a top-level cycle.
   uint32_t depth() const { return depth_; }
+  // The position of this cycle in CycleInfo::AllCycles(): dense, for
+  // per-cycle arrays.
+  uint32_t index() const { return tree_begin_; }
   // Blocks outside the cycle with a predecessor inside it, sorted.
   const std::vector<uint32_t>& exits() const { return exits_; }
   // The edges (from inside, to outside) leaving the cycle, sorted by target.
@@ -87,7 +90,8 @@ class CycleInfo {
   const Cycle* InnermostCycle(uint32_t block) const { return innermost_[block]; }
   // The outermost cycles, in order of their headers' discovery.
   const std::vector<const Cycle*>& TopLevelCycles() const { return top_level_; }
-  // All cycles, parents before their children.
+  // All cycles in preorder of the cycle tree (parents before their
+  // children); Cycle::index() is the position in it.
   std::vector<const Cycle*> AllCycles() const;
   // The smallest cycle containing both |a| and |b|, or null.
   const Cycle* SmallestCommonCycle(uint32_t a, uint32_t b) const;

@@ -180,8 +180,8 @@ CycleInfo::CycleInfo(const Cfg& cfg) : innermost_(cfg.size(), nullptr) {
 }
 
 std::vector<const Cycle*> CycleInfo::AllCycles() const {
-  std::vector<const Cycle*> all;
-  for (size_t i = cycles_.size(); i-- > 0;) all.push_back(cycles_[i].get());
+  std::vector<const Cycle*> all(cycles_.size());
+  for (const auto& cycle : cycles_) all[cycle->tree_begin_] = cycle.get();
   return all;
 }
 

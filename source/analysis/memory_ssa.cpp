@@ -10,6 +10,7 @@
 #include "analysis/memory_ssa.h"
 
 #include <algorithm>
+#include <unordered_set>
 
 namespace spirv_conv {
 namespace analysis {
@@ -21,52 +22,67 @@ bool IsAccessChain(spv::Op op) {
   return op == spv::Op::OpAccessChain || op == spv::Op::OpInBoundsAccessChain;
 }
 
-// True if the address of |variable| never escapes: every use of it, and of
-// every access chain derived from it, is a load or store through the
-// pointer, a further access chain, or debug information. The access chains
-// are appended to |chains|.
-bool IsPromotable(spvtools::opt::IRContext* context, const Instruction& variable,
-                  std::vector<uint32_t>* chains) {
-  bool ok = true;
-  std::vector<const Instruction*> pointers{&variable};
-  while (ok && !pointers.empty()) {
-    const Instruction* pointer = pointers.back();
-    pointers.pop_back();
-    context->get_def_use_mgr()->ForEachUse(pointer, [&](Instruction* user, uint32_t operand) {
-      if (!ok) return;
-      const spv::Op op = user->opcode();
-      if (op == spv::Op::OpLoad && operand == 2) return;
-      if (op == spv::Op::OpStore && operand == 0) return;
-      if (IsAccessChain(op) && operand == 2) {  // the base, not an index
-        chains->push_back(user->result_id());
-        pointers.push_back(user);
-        return;
-      }
-      if (op == spv::Op::OpName || spvOpcodeIsDecoration(op) || spvOpcodeIsDebug(op)) return;
-      if (op == spv::Op::OpExtInst && user->GetCommonDebugOpcode() != 0) return;
-      ok = false;
-    });
+// The Function variables of |function| whose address never escapes: every
+// use of it, and of every access chain derived from it, is the pointer of a
+// load or store, the base of a further access chain, or debug information.
+// Their access chains (nested ones included) go to |chains| (chain ->
+// variable). Two scans: the first finds the pointers (a chain's base
+// dominates it, so it comes first in layout order), the second their uses
+// (a phi may use a chain defined later in layout order).
+std::vector<Instruction*> PromotableVariables(spvtools::opt::Function& function,
+                                              std::unordered_map<uint32_t, uint32_t>* chains) {
+  std::unordered_map<uint32_t, uint32_t> root_of;  // pointer -> variable
+  std::vector<Instruction*> variables;
+  for (Instruction& inst : *function.entry()) {
+    if (inst.opcode() == spv::Op::OpVariable) {
+      root_of[inst.result_id()] = inst.result_id();
+      variables.push_back(&inst);
+    }
   }
-  return ok;
+  if (variables.empty()) return variables;
+  for (auto& block : function) {
+    for (Instruction& inst : block) {
+      if (!IsAccessChain(inst.opcode())) continue;
+      auto base = root_of.find(inst.GetSingleWordInOperand(0));
+      if (base != root_of.end()) root_of[inst.result_id()] = base->second;
+    }
+  }
+  std::unordered_set<uint32_t> escaped;
+  for (auto& block : function) {
+    for (Instruction& inst : block) {
+      const spv::Op op = inst.opcode();
+      if (op == spv::Op::OpExtInst && inst.GetCommonDebugOpcode() != 0) continue;
+      uint32_t in_index = 0;
+      inst.ForEachInId([&](const uint32_t* id) {
+        const uint32_t i = in_index++;
+        auto it = root_of.find(*id);
+        if (it == root_of.end()) return;
+        if (i == 0 && (op == spv::Op::OpLoad || op == spv::Op::OpStore || IsAccessChain(op))) {
+          return;
+        }
+        escaped.insert(it->second);
+      });
+    }
+  }
+  std::vector<Instruction*> promoted;
+  for (Instruction* v : variables) {
+    if (!escaped.count(v->result_id())) promoted.push_back(v);
+  }
+  for (const auto& [pointer, variable] : root_of) {
+    if (pointer != variable && !escaped.count(variable)) (*chains)[pointer] = variable;
+  }
+  return promoted;
 }
 
 }  // namespace
 
-MemorySsa BuildMemorySsa(spvtools::opt::IRContext* context, spvtools::opt::Function& function,
-                         const FunctionCfg& fcfg, const CfgAnalyses& graph) {
+MemorySsa BuildMemorySsa(spvtools::opt::Function& function, const FunctionCfg& fcfg,
+                         const CfgAnalyses& graph) {
   MemorySsa ssa;
   const uint32_t n = fcfg.cfg.size();
   if (n == 0) return ssa;
-  std::vector<Instruction*> variables;
-  for (Instruction& inst : *function.entry()) {
-    if (inst.opcode() != spv::Op::OpVariable) continue;
-    std::vector<uint32_t> chains;
-    if (IsPromotable(context, inst, &chains)) {
-      ssa.promoted.insert(inst.result_id());
-      variables.push_back(&inst);
-      for (uint32_t chain : chains) ssa.chains[chain] = inst.result_id();
-    }
-  }
+  const std::vector<Instruction*> variables = PromotableVariables(function, &ssa.chains);
+  for (const Instruction* v : variables) ssa.promoted.insert(v->result_id());
   if (variables.empty()) return ssa;
 
   // Blocks by index, and dominance frontiers of the reachable blocks.
@@ -113,10 +129,10 @@ MemorySsa BuildMemorySsa(spvtools::opt::IRContext* context, spvtools::opt::Funct
   // phi_at[b] = (variable index, phi index) pairs.
   std::vector<std::vector<std::pair<size_t, uint32_t>>> phi_at(n);
   std::vector<uint32_t> has_phi(n, ~0u);
+  std::vector<uint32_t> queued(n, ~0u);  // the variable that last queued the block
   for (size_t v = 0; v < variables.size(); ++v) {
     std::vector<uint32_t> work = def_blocks[v];
-    std::vector<char> queued(n, 0);
-    for (uint32_t b : work) queued[b] = 1;
+    for (uint32_t b : work) queued[b] = static_cast<uint32_t>(v);
     while (!work.empty()) {
       const uint32_t b = work.back();
       work.pop_back();
@@ -125,7 +141,7 @@ MemorySsa BuildMemorySsa(spvtools::opt::IRContext* context, spvtools::opt::Funct
         has_phi[f] = static_cast<uint32_t>(v);
         phi_at[f].emplace_back(v, static_cast<uint32_t>(ssa.phis.size()));
         ssa.phis.push_back({variables[v]->result_id(), f, {}});
-        if (!queued[f]) queued[f] = 1, work.push_back(f);
+        if (queued[f] != v) queued[f] = static_cast<uint32_t>(v), work.push_back(f);
       }
     }
   }

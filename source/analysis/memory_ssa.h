@@ -69,8 +69,8 @@ struct MemorySsa {
   std::vector<VirtualInsert> inserts;
 };
 
-MemorySsa BuildMemorySsa(spvtools::opt::IRContext* context, spvtools::opt::Function& function,
-                         const FunctionCfg& cfg, const CfgAnalyses& graph);
+MemorySsa BuildMemorySsa(spvtools::opt::Function& function, const FunctionCfg& cfg,
+                         const CfgAnalyses& graph);
 
 }  // namespace analysis
 }  // namespace spirv_conv

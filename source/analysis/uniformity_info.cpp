@@ -13,7 +13,6 @@
 #include <unordered_map>
 
 #include "analysis/uniformity_solver.h"
-#include "source/opt/decoration_manager.h"
 #include "spirv_conv/uniformity.h"
 
 namespace spirv_conv {
@@ -49,7 +48,7 @@ const char* UniformityName(Uniformity level) {
 class UniformityInfo::Impl : public analysis::SolverHost {
  public:
   Impl(spvtools::opt::IRContext* context, const UniformityOptions& options)
-      : context_(context), options_(options) {}
+      : context_(context), options_(options), index_(context) {}
 
   Status Run();
 
@@ -57,10 +56,14 @@ class UniformityInfo::Impl : public analysis::SolverHost {
   CallSummary Call(uint32_t function_id, const CallContext& context) override;
   Uniformity VariableContent(uint32_t variable_id, uint32_t models, const char** note) override;
   void WriteVariable(uint32_t variable_id, Uniformity level) override;
-  Uniformity Asserted(uint32_t id) override;
+  // Uniform/UniformId: the widest level |id| may have (kDivergent: none).
+  Uniformity Asserted(uint32_t id) const;
+  void CollectAsserted();
 
   spvtools::opt::IRContext* context_;
   UniformityOptions options_;
+  analysis::ModuleIndex index_;
+  std::vector<uint32_t> node_of_id_;  // result id -> node in its function's model
   std::unordered_map<uint32_t, std::unique_ptr<FunctionModel>> models_;  // by function id
   std::vector<uint32_t> function_order_;
   std::map<std::pair<uint32_t, CallContext>, std::unique_ptr<FunctionState>> states_;
@@ -69,11 +72,13 @@ class UniformityInfo::Impl : public analysis::SolverHost {
   std::unordered_map<uint32_t, Uniformity> pending_;  // found by this run
   bool unknown_write_ = false;
   std::unordered_map<uint32_t, Uniformity> asserted_;  // ids with Uniform/UniformId
-  bool asserted_ready_ = false;
 
   // Results, joined over the states of each function.
-  std::unordered_map<uint32_t, uint32_t> function_of_block_;  // label -> function id
-  std::unordered_map<uint32_t, uint32_t> function_of_value_;  // result id -> function id
+  std::vector<uint32_t> function_of_id_;  // label or result id -> function id (0: none)
+  // The function id of label or result |id|, or 0 for module-level ids.
+  uint32_t FunctionOf(uint32_t id) const {
+    return id < function_of_id_.size() ? function_of_id_[id] : 0;
+  }
   std::unordered_map<uint32_t, std::vector<const FunctionState*>> states_of_;
 
   // The join of |level_in(state)| over the calling contexts of function |fn|.
@@ -138,14 +143,18 @@ Status UniformityInfo::Impl::Run() {
       }
     }
   }
+  CollectAsserted();
+  node_of_id_.assign(index_.id_bound(), analysis::kNoNode);
+  function_of_id_.assign(index_.id_bound(), 0);
   for (auto& function : module) {
-    auto model = analysis::BuildFunctionModel(context_, &function, may_end);
+    auto model = analysis::BuildFunctionModel(index_, &function, may_end, &node_of_id_);
     const uint32_t id = function.result_id();
     model->models = models.count(id) && models[id] != 0 ? models[id] : analysis::kModelAll;
     model->kernel_entry = kernel_entry.count(id) != 0;
-    for (uint32_t label : model->blocks.label_of) function_of_block_[label] = id;
-    for (const auto& node : model->nodes) {
-      if (node.id != 0) function_of_value_[node.id] = id;
+    for (uint32_t label : model->blocks.label_of) function_of_id_[label] = id;
+    for (auto& node : model->nodes) {
+      if (node.id != 0) function_of_id_[node.id] = id;
+      if (node.id != 0) node.asserted = Asserted(node.id);
     }
     models_[id] = std::move(model);
   }
@@ -228,7 +237,7 @@ CallSummary UniformityInfo::Impl::Call(uint32_t function_id, const CallContext& 
 
 Uniformity UniformityInfo::Impl::BufferContent(const spvtools::opt::Instruction& variable,
                                                const char** note) {
-  if (analysis::IsReadOnly(context_, variable)) {
+  if (analysis::IsReadOnly(index_, variable)) {
     *note = "read-only memory (NonWritable): the same for every invocation";
     return kU;
   }
@@ -241,9 +250,8 @@ Uniformity UniformityInfo::Impl::BufferContent(const spvtools::opt::Instruction&
 }
 
 Uniformity UniformityInfo::Impl::VariableContent(uint32_t id, uint32_t models, const char** note) {
-  const auto* variable = context_->get_def_use_mgr()->GetDef(id);
+  const auto* variable = index_.Def(id);
   const auto storage = static_cast<spv::StorageClass>(variable->GetSingleWordInOperand(0));
-  auto* decorations = context_->get_decoration_mgr();
   switch (storage) {
     case spv::StorageClass::UniformConstant:
     case spv::StorageClass::PushConstant:
@@ -251,7 +259,7 @@ Uniformity UniformityInfo::Impl::VariableContent(uint32_t id, uint32_t models, c
       return kU;
     case spv::StorageClass::Uniform: {
       // A BufferBlock is a storage buffer in disguise.
-      if (analysis::IsBufferBlock(context_, *variable)) return BufferContent(*variable, note);
+      if (analysis::IsBufferBlock(index_, *variable)) return BufferContent(*variable, note);
       *note = "uniform memory: the same for every invocation";
       return kU;
     }
@@ -267,11 +275,8 @@ Uniformity UniformityInfo::Impl::VariableContent(uint32_t id, uint32_t models, c
       *note = "a per-invocation variable: what the shader stored to it";
       return unknown_write_ ? kD : written_[id];
     case spv::StorageClass::Input: {
-      uint32_t builtin = ~0u;
-      decorations->ForEachDecoration(
-          id, uint32_t(spv::Decoration::BuiltIn),
-          [&](const spvtools::opt::Instruction& d) { builtin = d.GetSingleWordInOperand(2); });
-      if (builtin != ~0u) {
+      uint32_t builtin = 0;
+      if (index_.DecorationOperand(id, spv::Decoration::BuiltIn, &builtin)) {
         return analysis::BuiltInLevel(static_cast<spv::BuiltIn>(builtin), models, note);
       }
       *note = "a shader input: varies per invocation (Flat too: one subgroup can span primitives)";
@@ -293,44 +298,37 @@ void UniformityInfo::Impl::WriteVariable(uint32_t id, Uniformity level) {
   p = Join(p, level);
 }
 
-Uniformity UniformityInfo::Impl::Asserted(uint32_t id) {
-  if (!asserted_ready_) {
-    // One pass over the annotations (decoration groups through the
-    // decoration manager) instead of a lookup per value.
-    asserted_ready_ = true;
-    auto note = [&](uint32_t target, const spvtools::opt::Instruction& d) {
-      const auto decoration = static_cast<spv::Decoration>(d.GetSingleWordInOperand(1));
-      auto [it, fresh] = asserted_.emplace(target, kD);
-      if (decoration == spv::Decoration::Uniform) it->second = kU;
-      if (decoration == spv::Decoration::UniformId) {
+void UniformityInfo::Impl::CollectAsserted() {
+  // One pass over the annotations instead of a lookup per value.
+  for (auto& d : context_->annotations()) {
+    const spv::Op op = d.opcode();
+    if (op != spv::Op::OpDecorate && op != spv::Op::OpDecorateId &&
+        op != spv::Op::OpGroupDecorate) {
+      continue;
+    }
+    std::vector<uint32_t> targets{d.GetSingleWordInOperand(0)};
+    if (op == spv::Op::OpGroupDecorate) {
+      targets.clear();
+      for (uint32_t i = 1; i < d.NumInOperands(); ++i)
+        targets.push_back(d.GetSingleWordInOperand(i));
+    }
+    for (uint32_t target : targets) {
+      for (const auto* g : index_.Decorations(target)) {
+        if (g->opcode() != spv::Op::OpDecorate && g->opcode() != spv::Op::OpDecorateId) continue;
+        const auto kind = static_cast<spv::Decoration>(g->GetSingleWordInOperand(1));
+        if (kind != spv::Decoration::Uniform && kind != spv::Decoration::UniformId) continue;
+        auto [it, fresh] = asserted_.emplace(target, kD);
+        (void)fresh;
         it->second =
-            std::min(it->second, analysis::ScopeLevel(d.GetSingleWordInOperand(2), context_));
-      }
-      (void)fresh;
-    };
-    auto* decorations = context_->get_decoration_mgr();
-    for (auto& d : context_->annotations()) {
-      if (d.opcode() == spv::Op::OpGroupDecorate) {
-        for (uint32_t i = 1; i < d.NumInOperands(); ++i) {
-          const uint32_t target = d.GetSingleWordInOperand(i);
-          for (auto* g : decorations->GetDecorationsFor(target, false)) {
-            if (g->opcode() == spv::Op::OpDecorate || g->opcode() == spv::Op::OpDecorateId) {
-              const auto kind = static_cast<spv::Decoration>(g->GetSingleWordInOperand(1));
-              if (kind == spv::Decoration::Uniform || kind == spv::Decoration::UniformId) {
-                note(target, *g);
-              }
-            }
-          }
-        }
-        continue;
-      }
-      if (d.opcode() != spv::Op::OpDecorate && d.opcode() != spv::Op::OpDecorateId) continue;
-      const auto kind = static_cast<spv::Decoration>(d.GetSingleWordInOperand(1));
-      if (kind == spv::Decoration::Uniform || kind == spv::Decoration::UniformId) {
-        note(d.GetSingleWordInOperand(0), d);
+            kind == spv::Decoration::Uniform
+                ? kU
+                : std::min(it->second, analysis::ScopeLevel(g->GetSingleWordInOperand(2), index_));
       }
     }
   }
+}
+
+Uniformity UniformityInfo::Impl::Asserted(uint32_t id) const {
   auto it = asserted_.find(id);
   return it == asserted_.end() ? kD : it->second;
 }
@@ -349,47 +347,46 @@ UniformityInfo::UniformityInfo(std::unique_ptr<Impl> impl) : impl_(std::move(imp
 UniformityInfo::~UniformityInfo() = default;
 
 Uniformity UniformityInfo::ValueLevel(uint32_t id) const {
-  auto fn = impl_->function_of_value_.find(id);
-  if (fn == impl_->function_of_value_.end()) return kU;
-  const uint32_t node = impl_->models_.at(fn->second)->NodeOf(id);
-  return impl_->JoinOverContexts(fn->second, [&](const FunctionState& s) { return s.Level(node); });
+  const uint32_t fn = impl_->FunctionOf(id);
+  if (fn == 0) return kU;
+  const uint32_t node = impl_->models_.at(fn)->NodeOf(id);
+  return impl_->JoinOverContexts(fn, [&](const FunctionState& s) { return s.Level(node); });
 }
 
 Uniformity UniformityInfo::UseLevel(const spvtools::opt::Instruction& user,
                                     uint32_t in_operand_index) const {
   const uint32_t id = user.GetSingleWordInOperand(in_operand_index);
-  auto fn = impl_->function_of_value_.find(id);
-  if (fn == impl_->function_of_value_.end()) return kU;
-  const FunctionModel& model = *impl_->models_.at(fn->second);
+  const uint32_t fn = impl_->FunctionOf(id);
+  if (fn == 0) return kU;
+  const FunctionModel& model = *impl_->models_.at(fn);
   auto* block = impl_->context_->get_instr_block(const_cast<spvtools::opt::Instruction*>(&user));
   const uint32_t node = model.NodeOf(id);
-  return impl_->JoinOverContexts(fn->second, [&](const FunctionState& s) {
+  return impl_->JoinOverContexts(fn, [&](const FunctionState& s) {
     return block == nullptr ? s.Level(node) : s.UseLevel(node, model.blocks.index.at(block->id()));
   });
 }
 
 Uniformity UniformityInfo::BranchLevel(uint32_t label) const {
-  auto fn = impl_->function_of_block_.find(label);
-  if (fn == impl_->function_of_block_.end()) return kU;
-  const uint32_t b = impl_->models_.at(fn->second)->blocks.index.at(label);
-  return impl_->JoinOverContexts(fn->second, [&](const FunctionState& s) { return s.Branch(b); });
+  const uint32_t fn = impl_->FunctionOf(label);
+  if (fn == 0) return kU;
+  const uint32_t b = impl_->models_.at(fn)->blocks.index.at(label);
+  return impl_->JoinOverContexts(fn, [&](const FunctionState& s) { return s.Branch(b); });
 }
 
 Uniformity UniformityInfo::ControlFlowLevel(uint32_t label) const {
-  auto fn = impl_->function_of_block_.find(label);
-  if (fn == impl_->function_of_block_.end()) return kU;
-  const uint32_t b = impl_->models_.at(fn->second)->blocks.index.at(label);
-  return impl_->JoinOverContexts(fn->second,
-                                 [&](const FunctionState& s) { return s.ControlFlow(b); });
+  const uint32_t fn = impl_->FunctionOf(label);
+  if (fn == 0) return kU;
+  const uint32_t b = impl_->models_.at(fn)->blocks.index.at(label);
+  return impl_->JoinOverContexts(fn, [&](const FunctionState& s) { return s.ControlFlow(b); });
 }
 
 Uniformity UniformityInfo::ControlFlowLevel(const spvtools::opt::Instruction& instruction) const {
   auto* block =
       impl_->context_->get_instr_block(const_cast<spvtools::opt::Instruction*>(&instruction));
   if (block == nullptr) return kU;
-  auto fn = impl_->function_of_block_.find(block->id());
-  if (fn == impl_->function_of_block_.end()) return kU;
-  const FunctionModel& model = *impl_->models_.at(fn->second);
+  const uint32_t fn = impl_->FunctionOf(block->id());
+  if (fn == 0) return kU;
+  const FunctionModel& model = *impl_->models_.at(fn);
   const uint32_t b = model.blocks.index.at(block->id());
   // Calls before |instruction| in its block.
   size_t calls_before = 0;
@@ -398,7 +395,7 @@ Uniformity UniformityInfo::ControlFlowLevel(const spvtools::opt::Instruction& in
     if (inst.opcode() == spv::Op::OpFunctionCall) ++calls_before;
   }
   return impl_->JoinOverContexts(
-      fn->second, [&](const FunctionState& s) { return s.ControlFlowBeforeCall(b, calls_before); });
+      fn, [&](const FunctionState& s) { return s.ControlFlowBeforeCall(b, calls_before); });
 }
 
 const std::vector<UniformityCycle>& UniformityInfo::Cycles(uint32_t function_id) const {
@@ -411,12 +408,12 @@ std::vector<UniformityStep> UniformityInfo::ExplainValue(uint32_t id) const {
   std::vector<UniformityStep> steps;
   std::set<uint32_t> seen;
   while (id != 0 && seen.insert(id).second && steps.size() < 64) {
-    auto fn = impl_->function_of_value_.find(id);
-    if (fn == impl_->function_of_value_.end()) break;
-    const FunctionModel& model = *impl_->models_.at(fn->second);
+    const uint32_t fn = impl_->FunctionOf(id);
+    if (fn == 0) break;
+    const FunctionModel& model = *impl_->models_.at(fn);
     const uint32_t node = model.NodeOf(id);
     const FunctionState* widest = nullptr;
-    for (const FunctionState* s : impl_->states_of_[fn->second]) {
+    for (const FunctionState* s : impl_->states_of_[fn]) {
       if (widest == nullptr || s->Level(node) > widest->Level(node)) widest = s;
     }
     if (widest == nullptr || widest->Level(node) == kU) break;
@@ -436,8 +433,7 @@ std::vector<UniformityStep> UniformityInfo::ExplainValue(uint32_t id) const {
         const Cycle* cycle = nullptr;
         const uint32_t def = model.NodeOf(why.cause);
         widest->TemporalLevel(def, model.nodes[node].block, &cycle);
-        id = cycle == nullptr ? 0
-                              : branch_cause(widest->CycleExitCause(model.cycle_index.at(cycle)));
+        id = cycle == nullptr ? 0 : branch_cause(widest->CycleExitCause(cycle->index()));
         break;
       }
       case UniformityStep::Kind::kJoin:
@@ -448,9 +444,7 @@ std::vector<UniformityStep> UniformityInfo::ExplainValue(uint32_t id) const {
         const uint32_t header = model.blocks.index.at(why.cause);
         const Cycle* cycle = model.graph->cycles.InnermostCycle(header);
         while (cycle != nullptr && cycle->header() != header) cycle = cycle->parent();
-        id = cycle == nullptr
-                 ? 0
-                 : branch_cause(widest->CycleAssumedCause(model.cycle_index.at(cycle)));
+        id = cycle == nullptr ? 0 : branch_cause(widest->CycleAssumedCause(cycle->index()));
         break;
       }
       default:
@@ -465,12 +459,12 @@ std::vector<UniformityStep> UniformityInfo::ExplainControlFlow(uint32_t label) c
   std::vector<UniformityStep> steps;
   std::set<uint32_t> seen;
   while (label != 0 && seen.insert(label).second && steps.size() < 64) {
-    auto fn = impl_->function_of_block_.find(label);
-    if (fn == impl_->function_of_block_.end()) break;
-    const FunctionModel& model = *impl_->models_.at(fn->second);
+    const uint32_t fn = impl_->FunctionOf(label);
+    if (fn == 0) break;
+    const FunctionModel& model = *impl_->models_.at(fn);
     const uint32_t b = model.blocks.index.at(label);
     const FunctionState* widest = nullptr;
-    for (const FunctionState* s : impl_->states_of_[fn->second]) {
+    for (const FunctionState* s : impl_->states_of_[fn]) {
       if (widest == nullptr || s->ControlFlow(b) > widest->ControlFlow(b)) widest = s;
     }
     if (widest == nullptr || widest->ControlFlow(b) == kU) break;

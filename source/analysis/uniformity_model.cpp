@@ -31,8 +31,8 @@ namespace {
 
 using spvtools::opt::Instruction;
 
-bool IsPointerType(spvtools::opt::IRContext* context, uint32_t type_id) {
-  const Instruction* type = context->get_def_use_mgr()->GetDef(type_id);
+bool IsPointerType(const ModuleIndex& index, uint32_t type_id) {
+  const Instruction* type = index.Def(type_id);
   return type != nullptr && (type->opcode() == spv::Op::OpTypePointer ||
                              type->opcode() == spv::Op::OpTypeForwardPointer);
 }
@@ -41,10 +41,9 @@ bool IsKill(spv::Op op) { return op == spv::Op::OpKill || op == spv::Op::OpTermi
 
 }  // namespace
 
-PointerRoot FindRoot(spvtools::opt::IRContext* context, uint32_t pointer_id) {
-  auto* defs = context->get_def_use_mgr();
+PointerRoot FindRoot(const ModuleIndex& index, uint32_t pointer_id) {
   for (int steps = 0; steps < 1000; ++steps) {
-    const Instruction* def = defs->GetDef(pointer_id);
+    const Instruction* def = index.Def(pointer_id);
     if (def == nullptr) return {};
     switch (def->opcode()) {
       case spv::Op::OpAccessChain:
@@ -74,20 +73,21 @@ const BranchDivergence& FunctionModel::Divergence(uint32_t block) const {
 }
 
 uint32_t FunctionModel::NodeOf(uint32_t id) const {
-  auto it = node_of.find(id);
-  return it == node_of.end() ? kNoNode : it->second;
+  return id < node_of_id->size() ? (*node_of_id)[id] : kNoNode;
 }
 
 bool FunctionModel::IsInvariantIn(uint32_t n, const Cycle* cycle) const {
   return cycle->depth() >= nodes[n].invariant_depth;
 }
 
-std::unique_ptr<FunctionModel> BuildFunctionModel(
-    spvtools::opt::IRContext* context, spvtools::opt::Function* function,
-    const std::unordered_map<uint32_t, bool>& may_end) {
+std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
+                                                  spvtools::opt::Function* function,
+                                                  const std::unordered_map<uint32_t, bool>& may_end,
+                                                  std::vector<uint32_t>* node_of_id) {
   auto model = std::make_unique<FunctionModel>();
   FunctionModel& m = *model;
-  m.context = context;
+  m.index = &index;
+  m.node_of_id = node_of_id;
   m.function = function;
   m.blocks = BuildFunctionCfg(*function);
   const uint32_t n_blocks = m.blocks.cfg.size();
@@ -109,11 +109,10 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(
     }
   }
   m.graph = std::make_unique<CfgAnalyses>(m.blocks.cfg, m.may_end_invocation);
-  m.memory = BuildMemorySsa(context, *function, m.blocks, *m.graph);
+  m.memory = BuildMemorySsa(*function, m.blocks, *m.graph);
   const CfgAnalyses& g = *m.graph;
 
   m.cycles = g.cycles.AllCycles();
-  for (uint32_t i = 0; i < m.cycles.size(); ++i) m.cycle_index[m.cycles[i]] = i;
 
   // Nodes: parameters, then per block (in function order) its instructions
   // with the virtual phis placed with the block's phis.
@@ -123,18 +122,18 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(
     node.inst = inst;
     node.id = inst != nullptr ? inst->result_id() : 0;
     node.block = block;
-    const uint32_t index = static_cast<uint32_t>(m.nodes.size());
-    if (node.id != 0) m.node_of[node.id] = index;
+    const uint32_t n = static_cast<uint32_t>(m.nodes.size());
+    if (node.id != 0) (*node_of_id)[node.id] = n;
     m.nodes.push_back(std::move(node));
-    m.block_nodes[block].push_back(index);
-    return index;
+    m.block_nodes[block].push_back(n);
+    return n;
   };
   function->ForEachParam([&](Instruction* param) {
-    const uint32_t index = add_node(param, m.blocks.cfg.entry);
-    m.nodes[index].rule = {Rule::kParameter, Uniformity::kUniform, ""};
-    m.nodes[index].parameter = static_cast<uint32_t>(m.parameter_ids.size());
+    const uint32_t n = add_node(param, m.blocks.cfg.entry);
+    m.nodes[n].rule = {Rule::kParameter, Uniformity::kUniform, ""};
+    m.nodes[n].parameter = static_cast<uint32_t>(m.parameter_ids.size());
     m.parameter_ids.push_back(param->result_id());
-    m.parameter_is_pointer.push_back(IsPointerType(context, param->type_id()));
+    m.parameter_is_pointer.push_back(IsPointerType(index, param->type_id()));
   });
   std::vector<std::vector<uint32_t>> virtual_phis_at(n_blocks);
   for (uint32_t i = 0; i < m.memory.phis.size(); ++i) {
@@ -150,25 +149,25 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(
     uint32_t b = 0;
     for (auto& block : *function) {
       for (uint32_t phi : virtual_phis_at[b]) {
-        const uint32_t index = add_node(nullptr, b);
-        m.nodes[index].rule = {Rule::kPhi, Uniformity::kUniform, ""};
-        m.nodes[index].virtual_phi = phi;
-        virtual_phi_node[phi] = index;
+        const uint32_t n = add_node(nullptr, b);
+        m.nodes[n].rule = {Rule::kPhi, Uniformity::kUniform, ""};
+        m.nodes[n].virtual_phi = phi;
+        virtual_phi_node[phi] = n;
       }
       for (Instruction& inst : block) {
         if (inst.opcode() == spv::Op::OpStore && !insert_of_store.empty()) {
           auto it = insert_of_store.find(&inst);
           if (it != insert_of_store.end()) {
-            const uint32_t index = add_node(nullptr, b);
-            m.nodes[index].rule = {Rule::kFollow, Uniformity::kUniform, ""};
-            m.nodes[index].virtual_insert = it->second;
-            virtual_insert_node[it->second] = index;
+            const uint32_t n = add_node(nullptr, b);
+            m.nodes[n].rule = {Rule::kFollow, Uniformity::kUniform, ""};
+            m.nodes[n].virtual_insert = it->second;
+            virtual_insert_node[it->second] = n;
           }
           continue;
         }
         if (!inst.HasResultId() || inst.opcode() == spv::Op::OpLabel) continue;
-        const uint32_t index = add_node(&inst, b);
-        m.nodes[index].rule = ClassifyInstruction(inst, context);
+        const uint32_t n = add_node(&inst, b);
+        m.nodes[n].rule = ClassifyInstruction(inst, index);
       }
       ++b;
     }
@@ -188,13 +187,12 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(
         return {0, kNoNode};
     }
   };
-  auto* defs = context->get_def_use_mgr();
   auto is_undef = [&](uint32_t id) {
-    const Instruction* def = defs->GetDef(id);
+    const Instruction* def = index.Def(id);
     return def != nullptr && def->opcode() == spv::Op::OpUndef;
   };
-  for (uint32_t index = 0; index < m.nodes.size(); ++index) {
-    Node& node = m.nodes[index];
+  for (uint32_t self = 0; self < m.nodes.size(); ++self) {
+    Node& node = m.nodes[self];
     if (node.virtual_phi != kNoNode) {
       for (const auto& [def, pred] : m.memory.phis[node.virtual_phi].incoming) {
         auto [id, n] = def_node(def);
@@ -229,7 +227,7 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(
         const uint32_t pointer = node.inst->GetSingleWordInOperand(0);
         node.address = m.NodeOf(pointer);
         if (node.address != kNoNode) node.operands.push_back(node.address);
-        node.root = FindRoot(context, pointer);
+        node.root = FindRoot(index, pointer);
       }
     } else if (node.inst != nullptr && node.rule.rule != Rule::kParameter) {
       const bool is_call = node.rule.rule == Rule::kCall;
@@ -244,18 +242,18 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(
       if (node.inst->opcode() == spv::Op::OpImageRead ||
           node.inst->opcode() == spv::Op::OpImageSparseRead) {
         // The image operand is loaded from its variable.
-        const Instruction* image = defs->GetDef(node.inst->GetSingleWordInOperand(0));
+        const Instruction* image = index.Def(node.inst->GetSingleWordInOperand(0));
         if (image != nullptr && image->opcode() == spv::Op::OpLoad) {
-          node.root = FindRoot(context, image->GetSingleWordInOperand(0));
+          node.root = FindRoot(index, image->GetSingleWordInOperand(0));
         }
       }
     }
     if (!node.incoming.empty()) {
       for (const auto& in : node.incoming) {
-        if (in.node != kNoNode) m.users[in.node].push_back(index);
+        if (in.node != kNoNode) m.users[in.node].push_back(self);
       }
     }
-    for (uint32_t op : node.operands) m.users[op].push_back(index);
+    for (uint32_t op : node.operands) m.users[op].push_back(self);
   }
   for (auto& u : m.users) {
     std::sort(u.begin(), u.end());
@@ -282,12 +280,12 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(
           m.block_calls[b].push_back(call);
           for (uint32_t a = 1; a < inst.NumInOperands(); ++a) {
             const uint32_t arg = inst.GetSingleWordInOperand(a);
-            const Instruction* arg_def = defs->GetDef(arg);
-            if (arg_def == nullptr || !IsPointerType(context, arg_def->type_id())) continue;
+            const Instruction* arg_def = index.Def(arg);
+            if (arg_def == nullptr || !IsPointerType(index, arg_def->type_id())) continue;
             MemoryWrite w;
             w.block = b;
             w.inst = &inst;
-            w.root = FindRoot(context, arg);
+            w.root = FindRoot(index, arg);
             w.address = m.NodeOf(arg);
             w.call_node = call;
             w.argument = a - 1;
@@ -302,7 +300,7 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(
           MemoryWrite w;
           w.block = b;
           w.inst = &inst;
-          w.root = FindRoot(context, pointer);
+          w.root = FindRoot(index, pointer);
           w.address = m.NodeOf(pointer);
           w.value = m.NodeOf(inst.GetSingleWordInOperand(1));
           m.writes.push_back(w);
@@ -317,15 +315,15 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(
         }
         // Anything else handed a pointer may write through it.
         inst.ForEachInId([&](const uint32_t* id) {
-          const Instruction* def = defs->GetDef(*id);
-          if (def == nullptr || def->type_id() == 0 || !IsPointerType(context, def->type_id())) {
+          const Instruction* def = index.Def(*id);
+          if (def == nullptr || def->type_id() == 0 || !IsPointerType(index, def->type_id())) {
             return;
           }
           if (def->opcode() == spv::Op::OpFunction) return;
           MemoryWrite w;
           w.block = b;
           w.inst = &inst;
-          w.root = FindRoot(context, *id);
+          w.root = FindRoot(index, *id);
           w.address = m.NodeOf(*id);
           w.opaque = true;
           m.writes.push_back(w);
@@ -367,15 +365,14 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(
     return c == nullptr ? 0u : c->depth();
   };
   for (uint32_t b : order) {
-    for (uint32_t index : m.block_nodes[b]) {
-      Node& node = m.nodes[index];
+    for (uint32_t n : m.block_nodes[b]) {
+      Node& node = m.nodes[n];
       // A load from memory nothing writes during the invocation (a uniform
       // block, push constants, an input) reads the same value at the same
       // address on every iteration.
-      const bool immutable_load =
-          node.rule.rule == Rule::kLoad && !node.promoted &&
-          node.root.kind == PointerRoot::Kind::kVariable &&
-          IsImmutable(context, *context->get_def_use_mgr()->GetDef(node.root.id));
+      const bool immutable_load = node.rule.rule == Rule::kLoad && !node.promoted &&
+                                  node.root.kind == PointerRoot::Kind::kVariable &&
+                                  IsImmutable(index, *index.Def(node.root.id));
       const bool pure = node.rule.rule == Rule::kFollow || immutable_load ||
                         (node.rule.rule == Rule::kFixed && node.rule.level == Uniformity::kUniform);
       if (!pure) {

@@ -18,6 +18,7 @@
 #include "analysis/cfg_analyses.h"
 #include "analysis/function_cfg.h"
 #include "analysis/memory_ssa.h"
+#include "analysis/module_index.h"
 #include "analysis/sync_dependence.h"
 #include "analysis/uniformity_sources.h"
 #include "source/opt/ir_context.h"
@@ -68,6 +69,9 @@ struct Node {
   // loads through an access chain also have the chain as |address| and as
   // an operand.
   bool promoted = false;
+  // A Uniform/UniformId decoration: the widest level the value may have
+  // (kDivergent: none). Filled by the caller of BuildFunctionModel.
+  Uniformity asserted = Uniformity::kDivergent;
   // Invariant in every enclosing cycle of depth >= this (see Invariance).
   uint32_t invariant_depth = ~0u;
 };
@@ -84,7 +88,7 @@ struct MemoryWrite {
 };
 
 struct FunctionModel {
-  spvtools::opt::IRContext* context = nullptr;
+  const ModuleIndex* index = nullptr;
   spvtools::opt::Function* function = nullptr;
   uint32_t models = 0;        // ModelBits of the entry points that reach it
   bool kernel_entry = false;  // parameters are kernel arguments
@@ -93,7 +97,9 @@ struct FunctionModel {
   MemorySsa memory;
 
   std::vector<Node> nodes;
-  std::unordered_map<uint32_t, uint32_t> node_of;  // result id -> node
+  // Result id -> node, shared by every function of the module (ids are
+  // unique module-wide); kNoNode for module-level ids.
+  const std::vector<uint32_t>* node_of_id = nullptr;
   std::vector<std::vector<uint32_t>> users;
   std::vector<std::vector<uint32_t>> block_nodes;      // per block, phis first
   std::vector<uint32_t> condition;                     // per block: node of the branch condition
@@ -104,7 +110,6 @@ struct FunctionModel {
   std::vector<char> kills;                             // per block: ends in OpKill etc.
   std::vector<MemoryWrite> writes;
   std::vector<const Cycle*> cycles;  // parents before children
-  std::unordered_map<const Cycle*, uint32_t> cycle_index;
   std::vector<uint32_t> parameter_ids;
   std::vector<bool> parameter_is_pointer;
 
@@ -118,12 +123,15 @@ struct FunctionModel {
 
 // Builds the model of |function|. |may_end| tells whether a callee (by
 // function id) may end the invocation (OpKill, OpTerminateInvocation).
-std::unique_ptr<FunctionModel> BuildFunctionModel(
-    spvtools::opt::IRContext* context, spvtools::opt::Function* function,
-    const std::unordered_map<uint32_t, bool>& may_end);
+// |node_of_id| (sized to the id bound, kNoNode where unset) receives the
+// node of each of the function's result ids and must outlive the model.
+std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
+                                                  spvtools::opt::Function* function,
+                                                  const std::unordered_map<uint32_t, bool>& may_end,
+                                                  std::vector<uint32_t>* node_of_id);
 
 // Where |pointer_id| points, following access chains and copies.
-PointerRoot FindRoot(spvtools::opt::IRContext* context, uint32_t pointer_id);
+PointerRoot FindRoot(const ModuleIndex& index, uint32_t pointer_id);
 
 }  // namespace analysis
 }  // namespace spirv_conv

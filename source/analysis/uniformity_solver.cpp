@@ -58,7 +58,7 @@ Uniformity FunctionState::TemporalLevel(uint32_t def, uint32_t use_block,
        c != nullptr && !c->Contains(use_block); c = c->parent()) {
     // Temporal divergence, unless the value is the same on every iteration.
     if (model_.IsInvariantIn(def, c)) continue;
-    const Uniformity exit = exit_[model_.cycle_index.at(c)];
+    const Uniformity exit = exit_[c->index()];
     if (exit > level) {
       level = exit;
       if (widest != nullptr) *widest = c;
@@ -201,7 +201,7 @@ Uniformity FunctionState::Evaluate(uint32_t n, SolverHost& host, Reason* why) {
         const uint32_t arg = model_.NodeOf(inst->GetSingleWordInOperand(a));
         context.parameters.push_back(arg == kNoNode ? kU : UseLevel(arg, node.block));
         Uniformity pointee = kU;
-        const PointerRoot root = FindRoot(model_.context, inst->GetSingleWordInOperand(a));
+        const PointerRoot root = FindRoot(*model_.index, inst->GetSingleWordInOperand(a));
         if (root.kind != PointerRoot::Kind::kUnknown) {
           Node probe;
           probe.root = root;
@@ -228,19 +228,16 @@ Uniformity FunctionState::Evaluate(uint32_t n, SolverHost& host, Reason* why) {
   // values that are the same on every iteration stay uniform.
   const CycleInfo& cycles = model_.graph->cycles;
   for (const Cycle* c = cycles.InnermostCycle(node.block); c != nullptr; c = c->parent()) {
-    const uint32_t ci = model_.cycle_index.at(c);
+    const uint32_t ci = c->index();
     if (assumed_[ci] == kU) continue;
     if (node.rule.rule == Rule::kPhi || !model_.IsInvariantIn(n, c)) {
       take(assumed_[ci], {Kind::kCycle, model_.blocks.label_of[c->header()],
                           "defined in a cycle that is not m-converged"});
     }
   }
-  if (node.id != 0) {
-    const Uniformity asserted = host.Asserted(node.id);
-    if (asserted < level) {
-      level = asserted;
-      *why = {Kind::kDecoration, 0, "a Uniform/UniformId decoration asserts it"};
-    }
+  if (node.asserted < level) {
+    level = node.asserted;
+    *why = {Kind::kDecoration, 0, "a Uniform/UniformId decoration asserts it"};
   }
   return level;
 }
@@ -294,11 +291,11 @@ bool FunctionState::SolveBranches() {
         }
       }
       for (const Cycle* c : div.divergent_exit_cycles) {
-        const uint32_t ci = model_.cycle_index.at(c);
+        const uint32_t ci = c->index();
         if (Raise(exit_, ci, condition)) exit_cause_[ci] = b, any = true;
       }
       for (const Cycle* c : div.not_m_converged_cycles) {
-        const uint32_t ci = model_.cycle_index.at(c);
+        const uint32_t ci = c->index();
         if (Raise(assumed_, ci, condition)) assumed_cause_[ci] = b, any = true;
         // Threads leave such a cycle at unknown times: its exits are divergent too.
         if (Raise(exit_, ci, condition)) exit_cause_[ci] = b, any = true;
@@ -342,7 +339,7 @@ bool FunctionState::SolveControlFlow() {
         }
       }
       for (const Cycle* c = g.cycles.InnermostCycle(b); c != nullptr; c = c->parent()) {
-        const uint32_t ci = model_.cycle_index.at(c);
+        const uint32_t ci = c->index();
         if (assumed_[ci] > level) {
           level = assumed_[ci];
           reason = {Kind::kCycle, model_.blocks.label_of[c->header()],

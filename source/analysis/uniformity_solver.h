@@ -48,7 +48,6 @@ class SolverHost {
   // |note| explains a fixed verdict.
   virtual Uniformity VariableContent(uint32_t variable_id, uint32_t models, const char** note) = 0;
   virtual void WriteVariable(uint32_t variable_id, Uniformity level) = 0;
-  virtual Uniformity Asserted(uint32_t id) = 0;  // Uniform/UniformId, or kDivergent
 };
 
 struct Reason {

@@ -5,8 +5,6 @@
 
 #include <set>
 
-#include "source/opt/constants.h"
-
 namespace spirv_conv {
 namespace analysis {
 namespace {
@@ -182,19 +180,16 @@ bool IsPureOpcode(Op op) {
 }
 
 // GroupOperation of a group arithmetic instruction (in operand 1).
-InstructionRule GroupArithmetic(const spvtools::opt::Instruction& inst,
-                                spvtools::opt::IRContext* context) {
-  const Uniformity scope = ScopeLevel(inst.GetSingleWordInOperand(0), context);
+InstructionRule GroupArithmetic(const spvtools::opt::Instruction& inst, const ModuleIndex& index) {
+  const Uniformity scope = ScopeLevel(inst.GetSingleWordInOperand(0), index);
   switch (static_cast<spv::GroupOperation>(inst.GetSingleWordInOperand(1))) {
     case spv::GroupOperation::Reduce:
       return Fixed(scope, "a reduction over the active invocations of its scope");
     case spv::GroupOperation::ClusteredReduce: {
       // Clusters of a multiple of 4 consecutive invocations contain whole quads.
-      const auto* size =
-          inst.NumInOperands() > 3
-              ? context->get_constant_mgr()->FindDeclaredConstant(inst.GetSingleWordInOperand(3))
-              : nullptr;
-      if (scope == kS && size != nullptr && size->GetZeroExtendedValue() % 4 == 0) {
+      uint64_t size = 0;
+      if (scope == kS && inst.NumInOperands() > 3 &&
+          index.IntegerConstant(inst.GetSingleWordInOperand(3), &size) && size % 4 == 0) {
         return Fixed(kQ, "a clustered reduction over whole quads");
       }
       return Fixed(kD, "a clustered reduction: one result per cluster");
@@ -204,8 +199,8 @@ InstructionRule GroupArithmetic(const spvtools::opt::Instruction& inst,
   }
 }
 
-InstructionRule ExtInst(const spvtools::opt::Instruction& inst, spvtools::opt::IRContext* context) {
-  const auto* set = context->get_def_use_mgr()->GetDef(inst.GetSingleWordInOperand(0));
+InstructionRule ExtInst(const spvtools::opt::Instruction& inst, const ModuleIndex& index) {
+  const auto* set = index.Def(inst.GetSingleWordInOperand(0));
   const std::string name = set != nullptr ? set->GetInOperand(0).AsString() : "";
   const uint32_t number = inst.GetSingleWordInOperand(1);
   if (name == "GLSL.std.450") {
@@ -249,10 +244,10 @@ uint32_t ModelBit(spv::ExecutionModel model) {
   }
 }
 
-Uniformity ScopeLevel(uint32_t scope_id, spvtools::opt::IRContext* context) {
-  const auto* constant = context->get_constant_mgr()->FindDeclaredConstant(scope_id);
-  if (constant == nullptr || constant->AsScalarConstant() == nullptr) return kD;
-  switch (static_cast<spv::Scope>(constant->GetU32())) {
+Uniformity ScopeLevel(uint32_t scope_id, const ModuleIndex& index) {
+  uint64_t scope = 0;
+  if (!index.IntegerConstant(scope_id, &scope)) return kD;
+  switch (static_cast<spv::Scope>(scope)) {
     case spv::Scope::Subgroup:
       return kS;
     // Workgroup, device and wider scopes span the invocation group of a
@@ -310,7 +305,7 @@ Uniformity BuiltInLevel(spv::BuiltIn builtin, uint32_t models, const char** note
 }
 
 InstructionRule ClassifyInstruction(const spvtools::opt::Instruction& inst,
-                                    spvtools::opt::IRContext* context) {
+                                    const ModuleIndex& index) {
   const Op op = inst.opcode();
   if (IsPureOpcode(op)) return Follow();
   switch (op) {
@@ -329,7 +324,7 @@ InstructionRule ClassifyInstruction(const spvtools::opt::Instruction& inst,
     case Op::OpUndef:
       return Fixed(kU, "an undefined value (the implementation may pick one for all)");
     case Op::OpExtInst:
-      return ExtInst(inst, context);
+      return ExtInst(inst, index);
     case Op::OpGroupNonUniformElect:
       return Fixed(kD, "true in exactly one invocation");
     case Op::OpGroupNonUniformAll:
@@ -340,7 +335,7 @@ InstructionRule ClassifyInstruction(const spvtools::opt::Instruction& inst,
     case Op::OpGroupAll:
     case Op::OpGroupAny:
     case Op::OpGroupBroadcast:
-      return Collective(ScopeLevel(inst.GetSingleWordInOperand(0), context),
+      return Collective(ScopeLevel(inst.GetSingleWordInOperand(0), index),
                         "the same in every active invocation of its scope");
     case Op::OpSubgroupAllKHR:
     case Op::OpSubgroupAnyKHR:
@@ -349,7 +344,7 @@ InstructionRule ClassifyInstruction(const spvtools::opt::Instruction& inst,
     case Op::OpSubgroupReadInvocationKHR:
       return Collective(kS, "the same in every active invocation of the subgroup");
     case Op::OpGroupNonUniformBallot:
-      return Fixed(ScopeLevel(inst.GetSingleWordInOperand(0), context),
+      return Fixed(ScopeLevel(inst.GetSingleWordInOperand(0), index),
                    "a ballot: the same mask in every active invocation of its scope");
     case Op::OpSubgroupBallotKHR:
       return Fixed(kS, "a ballot: the same mask in every active invocation of the subgroup");
@@ -378,11 +373,11 @@ InstructionRule ClassifyInstruction(const spvtools::opt::Instruction& inst,
     case Op::OpGroupFMax:
     case Op::OpGroupUMax:
     case Op::OpGroupSMax:
-      return GroupArithmetic(inst, context);
+      return GroupArithmetic(inst, index);
     case Op::OpGroupNonUniformQuadBroadcast:
       return Collective(kQ, "the same in every invocation of the quad");
     case Op::OpReadClockKHR:
-      return ScopeLevel(inst.GetSingleWordInOperand(0), context) == kS
+      return ScopeLevel(inst.GetSingleWordInOperand(0), index) == kS
                  ? Fixed(kS, "a subgroup-scope clock")
                  : Fixed(kD, "a clock read at a scope wider than the subgroup");
     default:
@@ -396,36 +391,31 @@ InstructionRule ClassifyInstruction(const spvtools::opt::Instruction& inst,
 namespace {
 
 // The struct (or other type) a variable holds, through arrays.
-const spvtools::opt::Instruction* PointeeElement(spvtools::opt::IRContext* context,
+const spvtools::opt::Instruction* PointeeElement(const ModuleIndex& index,
                                                  const spvtools::opt::Instruction& variable) {
-  auto* defs = context->get_def_use_mgr();
-  const auto* pointer = defs->GetDef(variable.type_id());
+  const auto* pointer = index.Def(variable.type_id());
   if (pointer == nullptr || pointer->opcode() != spv::Op::OpTypePointer) return nullptr;
-  const auto* type = defs->GetDef(pointer->GetSingleWordInOperand(1));
+  const auto* type = index.Def(pointer->GetSingleWordInOperand(1));
   while (type != nullptr && (type->opcode() == spv::Op::OpTypeArray ||
                              type->opcode() == spv::Op::OpTypeRuntimeArray)) {
-    type = defs->GetDef(type->GetSingleWordInOperand(0));
+    type = index.Def(type->GetSingleWordInOperand(0));
   }
   return type;
 }
 
 }  // namespace
 
-bool IsBufferBlock(spvtools::opt::IRContext* context, const spvtools::opt::Instruction& variable) {
-  const auto* type = PointeeElement(context, variable);
-  return type != nullptr && context->get_decoration_mgr()->HasDecoration(
-                                type->result_id(), uint32_t(spv::Decoration::BufferBlock));
+bool IsBufferBlock(const ModuleIndex& index, const spvtools::opt::Instruction& variable) {
+  const auto* type = PointeeElement(index, variable);
+  return type != nullptr && index.HasDecoration(type->result_id(), spv::Decoration::BufferBlock);
 }
 
-bool IsReadOnly(spvtools::opt::IRContext* context, const spvtools::opt::Instruction& variable) {
-  auto* decorations = context->get_decoration_mgr();
-  if (decorations->HasDecoration(variable.result_id(), uint32_t(spv::Decoration::NonWritable))) {
-    return true;
-  }
-  const auto* type = PointeeElement(context, variable);
+bool IsReadOnly(const ModuleIndex& index, const spvtools::opt::Instruction& variable) {
+  if (index.HasDecoration(variable.result_id(), spv::Decoration::NonWritable)) return true;
+  const auto* type = PointeeElement(index, variable);
   if (type == nullptr || type->opcode() != spv::Op::OpTypeStruct) return false;
   std::set<uint32_t> read_only;
-  for (auto* d : decorations->GetDecorationsFor(type->result_id(), false)) {
+  for (const auto* d : index.Decorations(type->result_id())) {
     if (d->opcode() == spv::Op::OpMemberDecorate &&
         d->GetSingleWordInOperand(2) == uint32_t(spv::Decoration::NonWritable)) {
       read_only.insert(d->GetSingleWordInOperand(1));
@@ -434,7 +424,7 @@ bool IsReadOnly(spvtools::opt::IRContext* context, const spvtools::opt::Instruct
   return read_only.size() == type->NumInOperands();
 }
 
-bool IsImmutable(spvtools::opt::IRContext* context, const spvtools::opt::Instruction& variable) {
+bool IsImmutable(const ModuleIndex& index, const spvtools::opt::Instruction& variable) {
   if (variable.opcode() != spv::Op::OpVariable) return false;
   switch (static_cast<spv::StorageClass>(variable.GetSingleWordInOperand(0))) {
     case spv::StorageClass::UniformConstant:
@@ -442,16 +432,13 @@ bool IsImmutable(spvtools::opt::IRContext* context, const spvtools::opt::Instruc
       return true;
     case spv::StorageClass::Input:
       // OpDemoteToHelperInvocation changes HelperInvocation mid-invocation.
-      return !context->get_decoration_mgr()->FindDecoration(
-          variable.result_id(), uint32_t(spv::Decoration::BuiltIn),
-          [](const spvtools::opt::Instruction& d) {
-            return d.GetSingleWordInOperand(2) == uint32_t(spv::BuiltIn::HelperInvocation);
-          });
+      return !index.HasDecoration(variable.result_id(), spv::Decoration::BuiltIn,
+                                  uint32_t(spv::BuiltIn::HelperInvocation));
     case spv::StorageClass::Uniform:
-      return !IsBufferBlock(context, variable) || IsReadOnly(context, variable);
+      return !IsBufferBlock(index, variable) || IsReadOnly(index, variable);
     case spv::StorageClass::StorageBuffer:
     case spv::StorageClass::PhysicalStorageBuffer:
-      return IsReadOnly(context, variable);
+      return IsReadOnly(index, variable);
     default:
       return false;
   }

@@ -10,7 +10,7 @@
 
 #include <cstdint>
 
-#include "source/opt/ir_context.h"
+#include "analysis/module_index.h"
 #include "spirv_conv/uniformity.h"
 
 namespace spirv_conv {
@@ -45,27 +45,27 @@ enum ModelBits : uint32_t {
 };
 uint32_t ModelBit(spv::ExecutionModel model);
 
-// The rule for |inst| (which has a result id). |context| resolves scopes.
+// The rule for |inst| (which has a result id). |index| resolves scopes.
 InstructionRule ClassifyInstruction(const spvtools::opt::Instruction& inst,
-                                    spvtools::opt::IRContext* context);
+                                    const ModuleIndex& index);
 
 // The level of built-in |builtin| read under any of |models|, with a note.
 Uniformity BuiltInLevel(spv::BuiltIn builtin, uint32_t models, const char** note);
 
 // The level of a subgroup-or-wider collective at scope id |scope_id|
 // (divergent if the scope is not a known constant).
-Uniformity ScopeLevel(uint32_t scope_id, spvtools::opt::IRContext* context);
+Uniformity ScopeLevel(uint32_t scope_id, const ModuleIndex& index);
 
 // Whether |variable| is a Uniform-class block decorated BufferBlock (a
 // storage buffer in the old spelling).
-bool IsBufferBlock(spvtools::opt::IRContext* context, const spvtools::opt::Instruction& variable);
+bool IsBufferBlock(const ModuleIndex& index, const spvtools::opt::Instruction& variable);
 // Whether |variable| is NonWritable, or a block all of whose members are.
-bool IsReadOnly(spvtools::opt::IRContext* context, const spvtools::opt::Instruction& variable);
+bool IsReadOnly(const ModuleIndex& index, const spvtools::opt::Instruction& variable);
 // Whether nothing can change what |variable| holds while an invocation
 // runs: UniformConstant, PushConstant, Input, Uniform blocks (not
 // BufferBlock) and read-only buffers. A load from it at the same address
 // reads the same value on every iteration of a cycle.
-bool IsImmutable(spvtools::opt::IRContext* context, const spvtools::opt::Instruction& variable);
+bool IsImmutable(const ModuleIndex& index, const spvtools::opt::Instruction& variable);
 
 }  // namespace analysis
 }  // namespace spirv_conv

@@ -1,0 +1,139 @@
+// Copyright (c) 2026 The spirv-conv authors
+// SPDX-License-Identifier: Apache-2.0
+
+#include "analysis/module_index.h"
+
+#include <algorithm>
+
+namespace spirv_conv {
+namespace analysis {
+
+using spvtools::opt::Instruction;
+
+namespace {
+
+bool IsWholeDecoration(spv::Op op) {
+  return op == spv::Op::OpDecorate || op == spv::Op::OpDecorateId ||
+         op == spv::Op::OpDecorateString;
+}
+
+}  // namespace
+
+ModuleIndex::ModuleIndex(spvtools::opt::IRContext* context) : context_(context) {
+  spvtools::opt::Module& module = *context->module();
+  defs_.assign(module.IdBound(), nullptr);
+  module.ForEachInst(
+      [&](Instruction* inst) {
+        const uint32_t id = inst->result_id();
+        if (id != 0 && id < defs_.size()) defs_[id] = inst;
+      },
+      /*run_on_debug_line_insts=*/false);
+
+  // (target, decoration) pairs; a group's decorations are handed to each
+  // target of its OpGroupDecorate. OpGroupMemberDecorate is not expanded:
+  // a member decoration the analysis misses only makes it more conservative
+  // (NonWritable members are the only ones it reads).
+  std::vector<std::pair<uint32_t, const Instruction*>> pairs;
+  std::vector<std::pair<uint32_t, uint32_t>> group_targets;  // (group, target)
+  for (const Instruction& d : module.annotations()) {
+    const spv::Op op = d.opcode();
+    if (IsWholeDecoration(op) || op == spv::Op::OpMemberDecorate) {
+      pairs.emplace_back(d.GetSingleWordInOperand(0), &d);
+    } else if (op == spv::Op::OpGroupDecorate) {
+      for (uint32_t i = 1; i < d.NumInOperands(); ++i) {
+        group_targets.emplace_back(d.GetSingleWordInOperand(0), d.GetSingleWordInOperand(i));
+      }
+    }
+  }
+  if (!group_targets.empty()) {
+    std::vector<std::pair<uint32_t, const Instruction*>> by_group = pairs;
+    std::sort(by_group.begin(), by_group.end());
+    for (const auto& [group, target] : group_targets) {
+      auto it = std::lower_bound(by_group.begin(), by_group.end(),
+                                 std::make_pair(group, static_cast<const Instruction*>(nullptr)));
+      for (; it != by_group.end() && it->first == group; ++it)
+        pairs.emplace_back(target, it->second);
+    }
+  }
+  std::stable_sort(pairs.begin(), pairs.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (const auto& [target, d] : pairs) {
+    if (decorations_.empty() || decorations_.back().first != target) {
+      decorations_.emplace_back(target, std::vector<const Instruction*>{});
+    }
+    decorations_.back().second.push_back(d);
+  }
+}
+
+const Instruction* ModuleIndex::TypeOf(uint32_t id) const {
+  const Instruction* def = Def(id);
+  return def == nullptr || def->type_id() == 0 ? nullptr : Def(def->type_id());
+}
+
+bool ModuleIndex::IsPointer(uint32_t id) const {
+  const Instruction* type = TypeOf(id);
+  return type != nullptr && (type->opcode() == spv::Op::OpTypePointer ||
+                             type->opcode() == spv::Op::OpTypeForwardPointer);
+}
+
+const std::vector<const Instruction*>& ModuleIndex::Decorations(uint32_t id) const {
+  static const std::vector<const Instruction*> kNone;
+  auto it = std::lower_bound(decorations_.begin(), decorations_.end(), id,
+                             [](const auto& entry, uint32_t key) { return entry.first < key; });
+  return it == decorations_.end() || it->first != id ? kNone : it->second;
+}
+
+bool ModuleIndex::HasDecoration(uint32_t id, spv::Decoration decoration) const {
+  for (const Instruction* d : Decorations(id)) {
+    if (IsWholeDecoration(d->opcode()) && d->GetSingleWordInOperand(1) == uint32_t(decoration)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+bool ModuleIndex::HasDecoration(uint32_t id, spv::Decoration decoration,
+                                uint32_t first_operand) const {
+  for (const Instruction* d : Decorations(id)) {
+    if (IsWholeDecoration(d->opcode()) && d->GetSingleWordInOperand(1) == uint32_t(decoration) &&
+        d->NumInOperands() > 2 && d->GetSingleWordInOperand(2) == first_operand) {
+      return true;
+    }
+  }
+  return false;
+}
+
+bool ModuleIndex::DecorationOperand(uint32_t id, spv::Decoration decoration,
+                                    uint32_t* operand) const {
+  for (const Instruction* d : Decorations(id)) {
+    if (IsWholeDecoration(d->opcode()) && d->GetSingleWordInOperand(1) == uint32_t(decoration) &&
+        d->NumInOperands() > 2) {
+      *operand = d->GetSingleWordInOperand(2);
+      return true;
+    }
+  }
+  return false;
+}
+
+bool ModuleIndex::IntegerConstant(uint32_t id, uint64_t* value) const {
+  const Instruction* def = Def(id);
+  if (def == nullptr) return false;
+  const Instruction* type = Def(def->type_id());
+  if (type == nullptr || type->opcode() != spv::Op::OpTypeInt) return false;
+  if (def->opcode() == spv::Op::OpConstantNull) {
+    *value = 0;
+    return true;
+  }
+  if (def->opcode() != spv::Op::OpConstant) return false;
+  const uint32_t width = type->GetSingleWordInOperand(0);
+  const auto& words = def->GetInOperand(0).words;
+  if (width > 64 || words.empty()) return false;
+  uint64_t v = words[0];
+  if (width > 32 && words.size() > 1) v |= uint64_t{words[1]} << 32;
+  if (width < 32) v &= (uint64_t{1} << width) - 1;  // literal is sign-extended for signed types
+  *value = v;
+  return true;
+}
+
+}  // namespace analysis
+}  // namespace spirv_conv

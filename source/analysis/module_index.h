@@ -1,0 +1,70 @@
+// Copyright (c) 2026 The spirv-conv authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// The id lookups the uniformity analysis needs, built in one pass over the
+// module: the defining instruction of every id, the decorations of every
+// target (through decoration groups), and integer constant values.
+//
+// SPIRV-Tools' def-use manager answers the same questions, but it also
+// records every use in per-id red-black trees; on a 10k-block module building
+// it cost 4-5x loading the IR (docs/performance.md), more than the whole
+// analysis may take. The analysis never needs "all uses of an id" except for
+// Function variables, which memory_ssa.cpp finds with its own scan.
+
+#ifndef SOURCE_ANALYSIS_MODULE_INDEX_H_
+#define SOURCE_ANALYSIS_MODULE_INDEX_H_
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "source/opt/ir_context.h"
+
+namespace spirv_conv {
+namespace analysis {
+
+class ModuleIndex {
+ public:
+  explicit ModuleIndex(spvtools::opt::IRContext* context);
+  ModuleIndex(const ModuleIndex&) = delete;
+  ModuleIndex& operator=(const ModuleIndex&) = delete;
+
+  spvtools::opt::IRContext* context() const { return context_; }
+  uint32_t id_bound() const { return static_cast<uint32_t>(defs_.size()); }
+
+  // The instruction defining |id|, or null.
+  spvtools::opt::Instruction* Def(uint32_t id) const {
+    return id < defs_.size() ? defs_[id] : nullptr;
+  }
+  // The type instruction of |id|'s value, or null.
+  const spvtools::opt::Instruction* TypeOf(uint32_t id) const;
+  bool IsPointer(uint32_t id) const;
+
+  // The OpDecorate / OpDecorateId / OpDecorateString / OpMemberDecorate
+  // instructions that apply to |id|, directly or through a decoration group
+  // (for those the instruction names the group, not |id|).
+  const std::vector<const spvtools::opt::Instruction*>& Decorations(uint32_t id) const;
+  // Whether |id| has (whole-object) decoration |decoration|; with
+  // |first_operand|, only where the decoration's first literal equals it
+  // (BuiltIn HelperInvocation, ...).
+  bool HasDecoration(uint32_t id, spv::Decoration decoration) const;
+  bool HasDecoration(uint32_t id, spv::Decoration decoration, uint32_t first_operand) const;
+  // The first literal of |id|'s decoration |decoration| (BuiltIn,
+  // Location, ...), or false when it has none.
+  bool DecorationOperand(uint32_t id, spv::Decoration decoration, uint32_t* operand) const;
+
+  // The value of an OpConstant of integer type that fits 64 bits (zero
+  // extended), or false (not a constant, spec constant, float ...).
+  bool IntegerConstant(uint32_t id, uint64_t* value) const;
+
+ private:
+  spvtools::opt::IRContext* context_;
+  std::vector<spvtools::opt::Instruction*> defs_;
+  // Decorations, sorted by target; Decorations() answers by binary search.
+  std::vector<std::pair<uint32_t, std::vector<const spvtools::opt::Instruction*>>> decorations_;
+};
+
+}  // namespace analysis
+}  // namespace spirv_conv
+
+#endif  // SOURCE_ANALYSIS_MODULE_INDEX_H_
