@@ -8,7 +8,7 @@
 #define SOURCE_ANALYSIS_FUNCTION_CFG_H_
 
 #include <cstdint>
-#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "source/opt/function.h"
@@ -18,9 +18,13 @@ namespace spirv_conv {
 namespace analysis {
 
 struct FunctionCfg {
-  Cfg cfg;                                       // block i is the i-th block of the function
-  std::vector<uint32_t> label_of;                // block index -> OpLabel id
-  std::unordered_map<uint32_t, uint32_t> index;  // OpLabel id -> block index
+  Cfg cfg;                         // block i is the i-th block of the function
+  std::vector<uint32_t> label_of;  // block index -> OpLabel id
+  // The block index of OpLabel |label|, or ~0u when it is not a block of
+  // the function. O(log blocks).
+  uint32_t Index(uint32_t label) const;
+
+  std::vector<std::pair<uint32_t, uint32_t>> by_label;  // (OpLabel id, block index), sorted
 };
 
 // Builds the CFG of |function|: blocks in the function's order (the entry

@@ -12,6 +12,8 @@
 #include <algorithm>
 #include <unordered_set>
 
+#include "analysis/module_index.h"
+
 namespace spirv_conv {
 namespace analysis {
 namespace {
@@ -53,9 +55,9 @@ std::vector<Instruction*> PromotableVariables(spvtools::opt::Function& function,
       const spv::Op op = inst.opcode();
       if (op == spv::Op::OpExtInst && inst.GetCommonDebugOpcode() != 0) continue;
       uint32_t in_index = 0;
-      inst.ForEachInId([&](const uint32_t* id) {
+      ForEachInIdOf(inst, [&](uint32_t id) {
         const uint32_t i = in_index++;
-        auto it = root_of.find(*id);
+        auto it = root_of.find(id);
         if (it == root_of.end()) return;
         if (i == 0 && (op == spv::Op::OpLoad || op == spv::Op::OpStore || IsAccessChain(op))) {
           return;

@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "source/operand.h"
 #include "source/opt/ir_context.h"
 
 namespace spirv_conv {
@@ -63,6 +64,16 @@ class ModuleIndex {
   // Decorations, sorted by target; Decorations() answers by binary search.
   std::vector<std::pair<uint32_t, std::vector<const spvtools::opt::Instruction*>>> decorations_;
 };
+
+// Calls |f(id)| for each id among the "in" operands of |inst|, in order:
+// Instruction::ForEachInId without the std::function call per instruction.
+template <typename F>
+void ForEachInIdOf(const spvtools::opt::Instruction& inst, F&& f) {
+  for (uint32_t i = inst.NumOperands() - inst.NumInOperands(); i < inst.NumOperands(); ++i) {
+    const spvtools::opt::Operand& operand = inst.GetOperand(i);
+    if (spvIsInIdType(operand.type)) f(operand.words[0]);
+  }
+}
 
 }  // namespace analysis
 }  // namespace spirv_conv

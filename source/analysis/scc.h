@@ -25,6 +25,12 @@ std::vector<uint32_t> StronglyConnectedComponents(
     const std::vector<std::vector<uint32_t>>& successors, const std::vector<char>& include,
     uint32_t* components = nullptr);
 
+// The same for a graph in compressed form: the successors of node v are
+// targets[starts[v]] .. targets[starts[v + 1] - 1]; every node is included.
+std::vector<uint32_t> StronglyConnectedComponents(const std::vector<uint32_t>& starts,
+                                                  const std::vector<uint32_t>& targets,
+                                                  uint32_t* components = nullptr);
+
 }  // namespace analysis
 }  // namespace spirv_conv
 

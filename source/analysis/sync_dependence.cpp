@@ -151,6 +151,7 @@ class Propagation {
       state_.label.resize(blocks, kNoLabel);
       state_.meet.resize(blocks, 0);
       state_.in_edges.resize(blocks);
+      state_.position.resize(blocks, kNoLabel);
     }
   }
   ~Propagation() {
@@ -200,17 +201,17 @@ class Propagation {
     // inside one, sweeps repeat until nothing changes.
     stop_ = stop;
     settled_ = true;
+    if (IsAcyclic()) {
+      // Reverse post-order is a topological order: one sweep settles all.
+      for (uint32_t b : region_) SetLabel(b);
+      return;
+    }
     for (const std::vector<uint32_t>& component : TopologicalComponents()) {
       const size_t limit = component.size() == 1 ? 1 : 4 * component.size() + 16;
       bool changed = true;
       for (size_t sweep = 0; changed && sweep < limit; ++sweep) {
         changed = false;
-        for (uint32_t b : component) {
-          const char meet = Meet(b);
-          const uint32_t label = meet != kNone ? b : FirstLabel(b);
-          state_.meet[b] = meet;
-          if (label != state_.label[b]) state_.label[b] = label, changed = true;
-        }
+        for (uint32_t b : component) changed |= SetLabel(b);
       }
       if (component.size() > 1 && changed) settled_ = false;
     }
@@ -267,6 +268,7 @@ class Propagation {
     std::vector<uint32_t> label;
     std::vector<char> meet;
     std::vector<std::vector<InEdge>> in_edges;
+    std::vector<uint32_t> position;  // TopologicalComponents' scratch, kNoLabel outside
   };
   static State& Scratch() {
     thread_local State state;
@@ -279,23 +281,58 @@ class Propagation {
   uint32_t stop_ = kNoLabel;
   bool settled_ = false;
 
+  // Sets |b|'s meet kind and label from its in-edges; true if the label changed.
+  bool SetLabel(uint32_t b) {
+    const char meet = Meet(b);
+    const uint32_t label = meet != kNone ? b : FirstLabel(b);
+    state_.meet[b] = meet;
+    if (label == state_.label[b]) return false;
+    state_.label[b] = label;
+    return true;
+  }
+
+  // True if every edge of the region (the non-seed in-edges) goes forward
+  // in reverse post-order, so the region has no cycle. Collapsed reducible
+  // headers dominate their cycle, so their exit edges go forward too; only
+  // irreducible cycles the view keeps can fail this (the common case is
+  // the cheap one).
+  bool IsAcyclic() const {
+    for (uint32_t b : region_) {
+      for (const InEdge& e : state_.in_edges[b]) {
+        if (e.seed || e.from == stop_) continue;
+        if (graph_.rpo_index[e.from] >= graph_.rpo_index[b]) return false;
+      }
+    }
+    return true;
+  }
+
   // The strongly connected components of the region (edges: the non-seed
   // in-edges), in topological order, each in reverse post-order.
   std::vector<std::vector<uint32_t>> TopologicalComponents() const {
     const uint32_t n = static_cast<uint32_t>(region_.size());
-    std::unordered_map<uint32_t, uint32_t> position;
+    std::vector<uint32_t>& position = state_.position;
     for (uint32_t i = 0; i < n; ++i) position[region_[i]] = i;
-    std::vector<std::vector<uint32_t>> successors(n);
+    // The region's edges in compressed form, from the in-edge lists.
+    std::vector<uint32_t> starts(n + 1, 0);
+    auto counted = [&](const InEdge& e) {
+      return !e.seed && e.from != stop_ && position[e.from] != kNoLabel;
+    };
     for (uint32_t i = 0; i < n; ++i) {
       for (const InEdge& e : state_.in_edges[region_[i]]) {
-        if (e.seed || e.from == stop_) continue;
-        auto from = position.find(e.from);
-        if (from != position.end()) successors[from->second].push_back(i);
+        if (counted(e)) ++starts[position[e.from] + 1];
       }
     }
+    for (uint32_t i = 0; i < n; ++i) starts[i + 1] += starts[i];
+    std::vector<uint32_t> targets(starts[n]);
+    std::vector<uint32_t> next(starts.begin(), starts.end() - 1);
+    for (uint32_t i = 0; i < n; ++i) {
+      for (const InEdge& e : state_.in_edges[region_[i]]) {
+        if (counted(e)) targets[next[position[e.from]]++] = i;
+      }
+    }
+    for (uint32_t b : region_) position[b] = kNoLabel;
     uint32_t count = 0;
-    const std::vector<uint32_t> component =
-        StronglyConnectedComponents(successors, std::vector<char>(n, 1), &count);
+    const std::vector<uint32_t> component = StronglyConnectedComponents(starts, targets, &count);
     // Finish order puts successors first: the last component is the first
     // in topological order. region_ is in reverse post-order already.
     std::vector<std::vector<uint32_t>> components(count);

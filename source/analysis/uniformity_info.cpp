@@ -362,21 +362,21 @@ Uniformity UniformityInfo::UseLevel(const spvtools::opt::Instruction& user,
   auto* block = impl_->context_->get_instr_block(const_cast<spvtools::opt::Instruction*>(&user));
   const uint32_t node = model.NodeOf(id);
   return impl_->JoinOverContexts(fn, [&](const FunctionState& s) {
-    return block == nullptr ? s.Level(node) : s.UseLevel(node, model.blocks.index.at(block->id()));
+    return block == nullptr ? s.Level(node) : s.UseLevel(node, model.blocks.Index(block->id()));
   });
 }
 
 Uniformity UniformityInfo::BranchLevel(uint32_t label) const {
   const uint32_t fn = impl_->FunctionOf(label);
   if (fn == 0) return kU;
-  const uint32_t b = impl_->models_.at(fn)->blocks.index.at(label);
+  const uint32_t b = impl_->models_.at(fn)->blocks.Index(label);
   return impl_->JoinOverContexts(fn, [&](const FunctionState& s) { return s.Branch(b); });
 }
 
 Uniformity UniformityInfo::ControlFlowLevel(uint32_t label) const {
   const uint32_t fn = impl_->FunctionOf(label);
   if (fn == 0) return kU;
-  const uint32_t b = impl_->models_.at(fn)->blocks.index.at(label);
+  const uint32_t b = impl_->models_.at(fn)->blocks.Index(label);
   return impl_->JoinOverContexts(fn, [&](const FunctionState& s) { return s.ControlFlow(b); });
 }
 
@@ -387,7 +387,7 @@ Uniformity UniformityInfo::ControlFlowLevel(const spvtools::opt::Instruction& in
   const uint32_t fn = impl_->FunctionOf(block->id());
   if (fn == 0) return kU;
   const FunctionModel& model = *impl_->models_.at(fn);
-  const uint32_t b = model.blocks.index.at(block->id());
+  const uint32_t b = model.blocks.Index(block->id());
   // Calls before |instruction| in its block.
   size_t calls_before = 0;
   for (auto& inst : *block) {
@@ -437,11 +437,11 @@ std::vector<UniformityStep> UniformityInfo::ExplainValue(uint32_t id) const {
         break;
       }
       case UniformityStep::Kind::kJoin:
-        id = branch_cause(model.blocks.index.at(why.cause));
+        id = branch_cause(model.blocks.Index(why.cause));
         break;
       case UniformityStep::Kind::kCycle: {
         // Continue with the branch whose diverged paths broke m-convergence.
-        const uint32_t header = model.blocks.index.at(why.cause);
+        const uint32_t header = model.blocks.Index(why.cause);
         const Cycle* cycle = model.graph->cycles.InnermostCycle(header);
         while (cycle != nullptr && cycle->header() != header) cycle = cycle->parent();
         id = cycle == nullptr ? 0 : branch_cause(widest->CycleAssumedCause(cycle->index()));
@@ -462,7 +462,7 @@ std::vector<UniformityStep> UniformityInfo::ExplainControlFlow(uint32_t label) c
     const uint32_t fn = impl_->FunctionOf(label);
     if (fn == 0) break;
     const FunctionModel& model = *impl_->models_.at(fn);
-    const uint32_t b = model.blocks.index.at(label);
+    const uint32_t b = model.blocks.Index(label);
     const FunctionState* widest = nullptr;
     for (const FunctionState* s : impl_->states_of_[fn]) {
       if (widest == nullptr || s->ControlFlow(b) > widest->ControlFlow(b)) widest = s;
@@ -480,7 +480,7 @@ std::vector<UniformityStep> UniformityInfo::ExplainControlFlow(uint32_t label) c
     steps.push_back({label, why.kind, why.cause, widest->ControlFlow(b), why.note});
     // The branch itself: why its decision is non-uniform, unless its own
     // control flow is the reason.
-    const uint32_t d = model.blocks.index.at(why.cause);
+    const uint32_t d = model.blocks.Index(why.cause);
     if (widest->Branch(d) >= widest->ControlFlow(b)) {
       const analysis::Reason& branch_why = widest->BranchWhy(d);
       for (const UniformityStep& step : ExplainValue(branch_why.cause)) steps.push_back(step);

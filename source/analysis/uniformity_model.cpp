@@ -27,6 +27,18 @@ bool Node::SelectsAmong(const std::vector<uint32_t>& predecessors) const {
   }
   return false;
 }
+NodeLists NodeLists::FromPairs(uint32_t lists,
+                               const std::vector<std::pair<uint32_t, uint32_t>>& pairs) {
+  NodeLists result;
+  result.starts_.assign(lists + 1, 0);
+  for (const auto& [list, item] : pairs) ++result.starts_[list + 1];
+  for (uint32_t l = 0; l < lists; ++l) result.starts_[l + 1] += result.starts_[l];
+  result.items_.resize(pairs.size());
+  std::vector<uint32_t> next(result.starts_.begin(), result.starts_.end() - 1);
+  for (const auto& [list, item] : pairs) result.items_[next[list]++] = item;
+  return result;
+}
+
 namespace {
 
 using spvtools::opt::Instruction;
@@ -174,7 +186,7 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
   }
 
   // Operands, phis, loads and memory writes.
-  m.users.assign(m.nodes.size(), {});
+  std::vector<std::pair<uint32_t, uint32_t>> def_user;  // (operand or incoming node, user)
   auto def_node = [&](const MemorySsa::Def& def) -> std::pair<uint32_t, uint32_t> {
     switch (def.kind) {
       case MemorySsa::Def::Kind::kValue:
@@ -193,6 +205,7 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
   };
   for (uint32_t self = 0; self < m.nodes.size(); ++self) {
     Node& node = m.nodes[self];
+    m.operands.StartList();
     if (node.virtual_phi != kNoNode) {
       for (const auto& [def, pred] : m.memory.phis[node.virtual_phi].incoming) {
         auto [id, n] = def_node(def);
@@ -203,12 +216,12 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
       const MemorySsa::VirtualInsert& insert = m.memory.inserts[node.virtual_insert];
       for (uint32_t n :
            {def_node(insert.previous).second, m.NodeOf(insert.value), m.NodeOf(insert.pointer)}) {
-        if (n != kNoNode) node.operands.push_back(n);
+        if (n != kNoNode) m.operands.Add(n);
       }
     } else if (node.rule.rule == Rule::kPhi) {
       for (uint32_t i = 0; i + 1 < node.inst->NumInOperands(); i += 2) {
         const uint32_t id = node.inst->GetSingleWordInOperand(i);
-        const uint32_t pred = m.blocks.index.at(node.inst->GetSingleWordInOperand(i + 1));
+        const uint32_t pred = m.blocks.Index(node.inst->GetSingleWordInOperand(i + 1));
         node.incoming.push_back({is_undef(id) ? 0 : id, m.NodeOf(id), pred});
       }
     } else if (node.rule.rule == Rule::kLoad && node.inst->opcode() == spv::Op::OpLoad) {
@@ -216,28 +229,28 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
       if (it != m.memory.load_def.end()) {
         node.promoted = true;
         const uint32_t n = def_node(it->second).second;
-        if (n != kNoNode) node.operands.push_back(n);
+        if (n != kNoNode) m.operands.Add(n);
         // A part of the variable: which part depends on the chain's indices.
         const uint32_t pointer = node.inst->GetSingleWordInOperand(0);
         if (m.memory.chains.count(pointer)) {
           node.address = m.NodeOf(pointer);
-          if (node.address != kNoNode) node.operands.push_back(node.address);
+          if (node.address != kNoNode) m.operands.Add(node.address);
         }
       } else {
         const uint32_t pointer = node.inst->GetSingleWordInOperand(0);
         node.address = m.NodeOf(pointer);
-        if (node.address != kNoNode) node.operands.push_back(node.address);
+        if (node.address != kNoNode) m.operands.Add(node.address);
         node.root = FindRoot(index, pointer);
       }
     } else if (node.inst != nullptr && node.rule.rule != Rule::kParameter) {
       const bool is_call = node.rule.rule == Rule::kCall;
       const bool is_ext = node.inst->opcode() == spv::Op::OpExtInst;
       uint32_t in_index = 0;
-      node.inst->ForEachInId([&](const uint32_t* id) {
+      ForEachInIdOf(*node.inst, [&](uint32_t id) {
         const uint32_t this_index = in_index++;
         if ((is_call || is_ext) && this_index == 0) return;  // callee / set
-        const uint32_t n = m.NodeOf(*id);
-        if (n != kNoNode) node.operands.push_back(n);
+        const uint32_t n = m.NodeOf(id);
+        if (n != kNoNode) m.operands.Add(n);
       });
       if (node.inst->opcode() == spv::Op::OpImageRead ||
           node.inst->opcode() == spv::Op::OpImageSparseRead) {
@@ -250,15 +263,14 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
     }
     if (!node.incoming.empty()) {
       for (const auto& in : node.incoming) {
-        if (in.node != kNoNode) m.users[in.node].push_back(self);
+        if (in.node != kNoNode) def_user.emplace_back(in.node, self);
       }
     }
-    for (uint32_t op : node.operands) m.users[op].push_back(self);
+    for (uint32_t op : m.operands.Building()) def_user.emplace_back(op, self);
   }
-  for (auto& u : m.users) {
-    std::sort(u.begin(), u.end());
-    u.erase(std::unique(u.begin(), u.end()), u.end());
-  }
+  m.operands.Finish();
+  // A user may be listed more than once; the solver's worklist ignores repeats.
+  m.users = NodeLists::FromPairs(static_cast<uint32_t>(m.nodes.size()), def_user);
 
   // Branch conditions, calls, memory writes.
   m.condition.assign(n_blocks, kNoNode);
@@ -314,8 +326,8 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
           continue;
         }
         // Anything else handed a pointer may write through it.
-        inst.ForEachInId([&](const uint32_t* id) {
-          const Instruction* def = index.Def(*id);
+        ForEachInIdOf(inst, [&](uint32_t id) {
+          const Instruction* def = index.Def(id);
           if (def == nullptr || def->type_id() == 0 || !IsPointerType(index, def->type_id())) {
             return;
           }
@@ -323,8 +335,8 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
           MemoryWrite w;
           w.block = b;
           w.inst = &inst;
-          w.root = FindRoot(index, *id);
-          w.address = m.NodeOf(*id);
+          w.root = FindRoot(index, id);
+          w.address = m.NodeOf(id);
           w.opaque = true;
           m.writes.push_back(w);
         });
@@ -336,6 +348,7 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
   // Control dependence: b depends on branch D when b post-dominates a
   // successor of D but not D itself.
   m.control_parents.assign(n_blocks, {});
+  m.control_children.assign(n_blocks, {});
   const DominatorTree& pdt = g.post_dominators;
   for (uint32_t d = 0; d < n_blocks; ++d) {
     if (!g.dominators.IsReachable(d)) continue;
@@ -346,7 +359,10 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
       for (uint32_t b = s; b != stop && b != DominatorTree::kNone && b != pdt.root();
            b = pdt.Idom(b)) {
         auto& parents = m.control_parents[b];
-        if (parents.empty() || parents.back() != d) parents.push_back(d);
+        if (parents.empty() || parents.back() != d) {
+          parents.push_back(d);
+          m.control_children[d].push_back(b);
+        }
       }
     }
   }
@@ -354,17 +370,16 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
   // Invariance: a pure node is invariant in an enclosing cycle C when each
   // operand is defined outside C or is itself invariant in C. Operands come
   // first in dominance order, so one pass in reverse post-order suffices.
-  std::vector<uint32_t> order;
   for (uint32_t b = 0; b < n_blocks; ++b) {
-    if (g.rpo_index[b] != ~0u) order.push_back(b);
+    if (g.rpo_index[b] != ~0u) m.rpo_order.push_back(b);
   }
-  std::sort(order.begin(), order.end(),
+  std::sort(m.rpo_order.begin(), m.rpo_order.end(),
             [&](uint32_t a, uint32_t b) { return g.rpo_index[a] < g.rpo_index[b]; });
   auto depth_of = [&](uint32_t block) {
     const Cycle* c = g.cycles.InnermostCycle(block);
     return c == nullptr ? 0u : c->depth();
   };
-  for (uint32_t b : order) {
+  for (uint32_t b : m.rpo_order) {
     for (uint32_t n : m.block_nodes[b]) {
       Node& node = m.nodes[n];
       // A load from memory nothing writes during the invocation (a uniform
@@ -380,12 +395,18 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
         continue;
       }
       uint32_t need = 1;
-      for (uint32_t op : node.operands) {
+      for (uint32_t op : m.operands[n]) {
         const Cycle* common = g.cycles.SmallestCommonCycle(b, m.nodes[op].block);
         const uint32_t shared = common == nullptr ? 0 : common->depth();
         need = std::max(need, std::min(shared + 1, m.nodes[op].invariant_depth));
       }
       node.invariant_depth = need;
+    }
+  }
+  for (uint32_t n = 0; n < m.nodes.size(); ++n) {
+    const Node& node = m.nodes[n];
+    if ((node.rule.rule == Rule::kLoad && !node.promoted) || node.rule.rule == Rule::kCall) {
+      m.memory_readers.push_back(n);
     }
   }
   return model;

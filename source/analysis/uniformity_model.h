@@ -36,14 +36,42 @@ struct PointerRoot {
   spv::StorageClass storage = spv::StorageClass::Max;
 };
 
+// One list of node indices per node (operands, users), stored back to back:
+// one allocation for the function instead of one per node.
+class NodeLists {
+ public:
+  struct Range {
+    const uint32_t* first;
+    const uint32_t* last;
+    const uint32_t* begin() const { return first; }
+    const uint32_t* end() const { return last; }
+    size_t size() const { return static_cast<size_t>(last - first); }
+    bool empty() const { return first == last; }
+  };
+  Range operator[](uint32_t list) const {
+    return {items_.data() + starts_[list], items_.data() + starts_[list + 1]};
+  }
+  // Building, in list order: StartList(), then Add() its items.
+  void StartList() { starts_.push_back(static_cast<uint32_t>(items_.size())); }
+  void Add(uint32_t item) { items_.push_back(item); }
+  Range Building() const {  // the list being built
+    return {items_.data() + starts_.back(), items_.data() + items_.size()};
+  }
+  void Finish() { starts_.push_back(static_cast<uint32_t>(items_.size())); }
+  // Lists 0..|lists|-1 from (list, item) pairs, in pair order within a list.
+  static NodeLists FromPairs(uint32_t lists,
+                             const std::vector<std::pair<uint32_t, uint32_t>>& pairs);
+
+ private:
+  std::vector<uint32_t> starts_;
+  std::vector<uint32_t> items_;
+};
+
 struct Node {
   spvtools::opt::Instruction* inst = nullptr;  // null for a virtual phi or insert
   uint32_t id = 0;                             // result id; 0 for a virtual phi or insert
   uint32_t block = 0;
   InstructionRule rule;
-  // Data operands (node indices); ids outside the function (constants,
-  // globals) are uniform and not listed.
-  std::vector<uint32_t> operands;
   // Phis: (value id or 0 for undefined, node index or kNoNode, predecessor).
   struct Incoming {
     uint32_t id;
@@ -97,17 +125,25 @@ struct FunctionModel {
   MemorySsa memory;
 
   std::vector<Node> nodes;
+  // Data operands of each node (node indices); ids outside the function
+  // (constants, globals) are uniform and not listed.
+  NodeLists operands;
   // Result id -> node, shared by every function of the module (ids are
   // unique module-wide); kNoNode for module-level ids.
   const std::vector<uint32_t>* node_of_id = nullptr;
-  std::vector<std::vector<uint32_t>> users;
-  std::vector<std::vector<uint32_t>> block_nodes;      // per block, phis first
-  std::vector<uint32_t> condition;                     // per block: node of the branch condition
-  std::vector<uint32_t> condition_id;                  // per block: its id (0: none)
-  std::vector<std::vector<uint32_t>> control_parents;  // blocks this one is control dependent on
-  std::vector<std::vector<uint32_t>> block_calls;      // per block: call nodes, in order
-  std::vector<char> may_end_invocation;                // per block: a call that may kill
-  std::vector<char> kills;                             // per block: ends in OpKill etc.
+  NodeLists users;  // per node: the nodes with it as an operand or incoming value
+  std::vector<std::vector<uint32_t>> block_nodes;       // per block, phis first
+  std::vector<uint32_t> condition;                      // per block: node of the branch condition
+  std::vector<uint32_t> condition_id;                   // per block: its id (0: none)
+  std::vector<std::vector<uint32_t>> control_parents;   // blocks this one is control dependent on
+  std::vector<std::vector<uint32_t>> block_calls;       // per block: call nodes, in order
+  std::vector<uint32_t> rpo_order;                      // reachable blocks in reverse post-order
+  std::vector<std::vector<uint32_t>> control_children;  // blocks control dependent on this one
+  // Nodes that read memory the solver tracks: loads that are not promoted
+  // and calls (what pointer arguments point to).
+  std::vector<uint32_t> memory_readers;
+  std::vector<char> may_end_invocation;  // per block: a call that may kill
+  std::vector<char> kills;               // per block: ends in OpKill etc.
   std::vector<MemoryWrite> writes;
   std::vector<const Cycle*> cycles;  // parents before children
   std::vector<uint32_t> parameter_ids;

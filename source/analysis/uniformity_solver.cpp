@@ -38,6 +38,46 @@ FunctionState::FunctionState(const FunctionModel& model, CallContext context)
   summary_.pointee_writes.assign(model.parameter_ids.size(), kU);
   context_.parameters.resize(model.parameter_ids.size(), kD);
   context_.pointees.resize(model.parameter_ids.size(), kD);
+  queued_.assign(nodes, 0);
+  cf_queued_.assign(blocks, 0);
+}
+
+void FunctionState::Enqueue(uint32_t node) {
+  if (queued_[node]) return;
+  queued_[node] = 1;
+  work_.push_back(node);
+}
+
+void FunctionState::EnqueueControlFlow(uint32_t block) {
+  if (cf_queued_[block]) return;
+  cf_queued_[block] = 1;
+  cf_work_.push_back(block);
+}
+
+void FunctionState::EnqueueCycle(const Cycle* cycle) {
+  for (uint32_t b : cycle->blocks()) {
+    for (uint32_t n : model_.block_nodes[b]) Enqueue(n);
+    EnqueueControlFlow(b);
+  }
+}
+
+void FunctionState::EnqueueTemporalUsers(const Cycle* cycle) {
+  for (uint32_t b : cycle->blocks()) {
+    for (uint32_t n : model_.block_nodes[b]) {
+      for (uint32_t user : model_.users[n]) {
+        if (!cycle->Contains(model_.nodes[user].block)) Enqueue(user);
+      }
+    }
+  }
+}
+
+void FunctionState::EnqueueMemoryReaders() {
+  for (uint32_t n : model_.memory_readers) Enqueue(n);
+}
+
+void FunctionState::ControlFlowRaised(uint32_t block) {
+  for (uint32_t child : model_.control_children[block]) EnqueueControlFlow(child);
+  for (uint32_t call : model_.block_calls[block]) Enqueue(call);
 }
 
 bool FunctionState::Raise(std::vector<Uniformity>& levels, uint32_t index, Uniformity level) {
@@ -78,6 +118,13 @@ Uniformity FunctionState::ControlFlowBeforeCall(uint32_t block, size_t index) co
 }
 
 void FunctionState::Solve(SolverHost& host) {
+  // Everything once, in reverse post-order (operands before users outside
+  // cycles), unreachable blocks last; then only what a change affects.
+  for (uint32_t b : model_.rpo_order) {
+    for (uint32_t n : model_.block_nodes[b]) Enqueue(n);
+    EnqueueControlFlow(b);
+  }
+  for (uint32_t n = 0; n < model_.nodes.size(); ++n) Enqueue(n);
   for (;;) {
     bool changed = SolveValues(host);
     changed |= SolveBranches();
@@ -115,25 +162,20 @@ void FunctionState::Solve(SolverHost& host) {
 
 bool FunctionState::SolveValues(SolverHost& host) {
   bool any = false;
-  const CfgAnalyses& g = *model_.graph;
-  std::vector<uint32_t> order(model_.blocks.cfg.size());
-  for (uint32_t b = 0; b < order.size(); ++b) order[b] = b;
-  std::sort(order.begin(), order.end(),
-            [&](uint32_t a, uint32_t b) { return g.rpo_index[a] < g.rpo_index[b]; });
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (uint32_t b : order) {
-      for (uint32_t n : model_.block_nodes[b]) {
-        Reason why;
-        const Uniformity level = Evaluate(n, host, &why);
-        if (level > level_[n]) {
-          level_[n] = level;
-          why_[n] = why;
-          changed = any = true;
-        }
-      }
+  while (work_head_ < work_.size()) {
+    const uint32_t n = work_[work_head_++];
+    queued_[n] = 0;
+    Reason why;
+    const Uniformity level = Evaluate(n, host, &why);
+    if (level > level_[n]) {
+      level_[n] = level;
+      why_[n] = why;
+      any = true;
+      for (uint32_t user : model_.users[n]) Enqueue(user);
     }
   }
+  work_.clear();
+  work_head_ = 0;
   return any;
 }
 
@@ -157,14 +199,14 @@ Uniformity FunctionState::Evaluate(uint32_t n, SolverHost& host, Reason* why) {
   };
   switch (node.rule.rule) {
     case Rule::kFollow:
-      for (uint32_t op : node.operands) take_use(op, operand_reason(op));
+      for (uint32_t op : model_.operands[n]) take_use(op, operand_reason(op));
       break;
     case Rule::kFixed:
       take(node.rule.level, {Kind::kSource, 0, node.rule.note});
       break;
     case Rule::kCollective: {
       Uniformity operands = kU;
-      for (uint32_t op : node.operands) operands = Join(operands, UseLevel(op, node.block));
+      for (uint32_t op : model_.operands[n]) operands = Join(operands, UseLevel(op, node.block));
       if (operands != kU)
         take(Narrower(operands, node.rule.level), {Kind::kSource, 0, node.rule.note});
       break;
@@ -179,13 +221,13 @@ Uniformity FunctionState::Evaluate(uint32_t n, SolverHost& host, Reason* why) {
       break;
     case Rule::kLoad:
       if (node.promoted) {
-        for (uint32_t op : node.operands) {
+        for (uint32_t op : model_.operands[n]) {
           take_use(op, op == node.address ? operand_reason(op)
                                           : Reason{Kind::kMemory, model_.nodes[op].id,
                                                    "the value stored to the variable"});
         }
       } else {
-        for (uint32_t op : node.operands) take_use(op, operand_reason(op));
+        for (uint32_t op : model_.operands[n]) take_use(op, operand_reason(op));
         Reason content_why;
         const Uniformity content = LoadContent(node, host, &content_why);
         take(content, content_why);
@@ -212,7 +254,14 @@ Uniformity FunctionState::Evaluate(uint32_t n, SolverHost& host, Reason* why) {
         context.pointees.push_back(pointee);
       }
       const CallSummary summary = host.Call(inst->GetSingleWordInOperand(0), context);
-      call_summary_[n] = summary;
+      CallSummary& known = call_summary_[n];
+      if (summary.ends_invocation != known.ends_invocation) {
+        // Calls after this one in the block run in different control flow.
+        for (uint32_t other : calls) {
+          if (other != n) Enqueue(other);
+        }
+      }
+      known = summary;
       take(summary.result, {Kind::kCall, inst->GetSingleWordInOperand(0),
                             "the value returned by the called function"});
       break;
@@ -287,18 +336,19 @@ bool FunctionState::SolveBranches() {
           if (node.rule.rule != Rule::kPhi) continue;
           if (node.SelectsAmong(div.join_predecessors[k]) && Raise(join_, phi, condition)) {
             join_cause_[phi] = b, any = true;
+            Enqueue(phi);
           }
         }
       }
       for (const Cycle* c : div.divergent_exit_cycles) {
         const uint32_t ci = c->index();
-        if (Raise(exit_, ci, condition)) exit_cause_[ci] = b, any = true;
+        if (Raise(exit_, ci, condition)) exit_cause_[ci] = b, any = true, EnqueueTemporalUsers(c);
       }
       for (const Cycle* c : div.not_m_converged_cycles) {
         const uint32_t ci = c->index();
-        if (Raise(assumed_, ci, condition)) assumed_cause_[ci] = b, any = true;
+        if (Raise(assumed_, ci, condition)) assumed_cause_[ci] = b, any = true, EnqueueCycle(c);
         // Threads leave such a cycle at unknown times: its exits are divergent too.
-        if (Raise(exit_, ci, condition)) exit_cause_[ci] = b, any = true;
+        if (Raise(exit_, ci, condition)) exit_cause_[ci] = b, any = true, EnqueueTemporalUsers(c);
       }
     }
     Uniformity decision = condition;
@@ -311,7 +361,10 @@ bool FunctionState::SolveBranches() {
                   "a call that may end some invocations (OpKill)"};
       }
     }
-    if (Raise(branch_, b, decision)) branch_why_[b] = reason, any = true;
+    if (Raise(branch_, b, decision)) {
+      branch_why_[b] = reason, any = true;
+      for (uint32_t child : model_.control_children[b]) EnqueueControlFlow(child);
+    }
   }
   return any;
 }
@@ -319,36 +372,34 @@ bool FunctionState::SolveBranches() {
 bool FunctionState::SolveControlFlow() {
   bool any = false;
   const CfgAnalyses& g = *model_.graph;
-  std::vector<uint32_t> order;
-  for (uint32_t b = 0; b < model_.blocks.cfg.size(); ++b) {
-    if (g.rpo_index[b] != ~0u) order.push_back(b);
-  }
-  std::sort(order.begin(), order.end(),
-            [&](uint32_t a, uint32_t b) { return g.rpo_index[a] < g.rpo_index[b]; });
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (uint32_t b : order) {
-      Uniformity level = cf_[b];
-      Reason reason = cf_why_[b];
-      for (uint32_t d : model_.control_parents[b]) {
-        const Uniformity through = Join(branch_[d], cf_[d]);
-        if (through > level) {
-          level = through;
-          reason = {Kind::kControlFlow, model_.blocks.label_of[d],
-                    "control flow depends on a non-uniform branch"};
-        }
+  while (cf_work_head_ < cf_work_.size()) {
+    const uint32_t b = cf_work_[cf_work_head_++];
+    cf_queued_[b] = 0;
+    Uniformity level = cf_[b];
+    Reason reason = cf_why_[b];
+    for (uint32_t d : model_.control_parents[b]) {
+      const Uniformity through = Join(branch_[d], cf_[d]);
+      if (through > level) {
+        level = through;
+        reason = {Kind::kControlFlow, model_.blocks.label_of[d],
+                  "control flow depends on a non-uniform branch"};
       }
-      for (const Cycle* c = g.cycles.InnermostCycle(b); c != nullptr; c = c->parent()) {
-        const uint32_t ci = c->index();
-        if (assumed_[ci] > level) {
-          level = assumed_[ci];
-          reason = {Kind::kCycle, model_.blocks.label_of[c->header()],
-                    "inside a cycle that is not m-converged"};
-        }
+    }
+    for (const Cycle* c = g.cycles.InnermostCycle(b); c != nullptr; c = c->parent()) {
+      const uint32_t ci = c->index();
+      if (assumed_[ci] > level) {
+        level = assumed_[ci];
+        reason = {Kind::kCycle, model_.blocks.label_of[c->header()],
+                  "inside a cycle that is not m-converged"};
       }
-      if (Raise(cf_, b, level)) cf_why_[b] = reason, changed = any = true;
+    }
+    if (Raise(cf_, b, level)) {
+      cf_why_[b] = reason, any = true;
+      ControlFlowRaised(b);
     }
   }
+  cf_work_.clear();
+  cf_work_head_ = 0;
   return any;
 }
 
@@ -392,6 +443,7 @@ bool FunctionState::SolveMemory(SolverHost& host) {
         break;
     }
   }
+  if (any) EnqueueMemoryReaders();
   return any;
 }
 

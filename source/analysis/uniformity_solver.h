@@ -94,6 +94,14 @@ class FunctionState {
   Uniformity Evaluate(uint32_t node, SolverHost& host, Reason* why);
   Uniformity LoadContent(const Node& node, SolverHost& host, Reason* why);
   bool Raise(std::vector<Uniformity>& levels, uint32_t index, Uniformity level);
+  // Worklists: a node to re-evaluate, a block whose control flow to
+  // recompute, and the groups of them a change elsewhere affects.
+  void Enqueue(uint32_t node);
+  void EnqueueControlFlow(uint32_t block);
+  void EnqueueCycle(const Cycle* cycle);          // m-convergence changed
+  void EnqueueTemporalUsers(const Cycle* cycle);  // divergent exit changed
+  void EnqueueMemoryReaders();                    // memory content changed
+  void ControlFlowRaised(uint32_t block);
 
   const FunctionModel& model_;
   CallContext context_;
@@ -115,6 +123,12 @@ class FunctionState {
   std::unordered_map<uint32_t, uint32_t> local_content_cause_;
   std::unordered_map<uint32_t, CallSummary> call_summary_;  // by call node
   bool unknown_write_ = false;  // something wrote through an untraceable pointer
+  std::vector<uint32_t> work_;  // nodes, first in first out from |work_head_|
+  size_t work_head_ = 0;
+  std::vector<char> queued_;
+  std::vector<uint32_t> cf_work_;  // blocks
+  size_t cf_work_head_ = 0;
+  std::vector<char> cf_queued_;
 };
 
 }  // namespace analysis
