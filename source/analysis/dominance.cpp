@@ -86,30 +86,35 @@ std::vector<char> EndlessSinks(const Cfg& cfg, const std::vector<char>& reaches)
 
 DominatorTree::DominatorTree(const Cfg& cfg, bool post, const std::vector<char>& also_exit) {
   const uint32_t n = cfg.size();
-  // The graph to walk forwards and the one to read predecessors from.
-  Graph forward;
-  Graph backward;
+  // The graph to walk forwards and the one to read predecessors from: the
+  // CFG itself for dominators, the reversed CFG plus a virtual exit for
+  // post-dominators.
+  Graph forward_storage;
+  Graph backward_storage;
+  const Graph* forward_graph = &cfg.successors;
+  const Graph* backward_graph = &backward_storage;
   if (!post) {
-    forward = cfg.successors;
-    backward = cfg.Predecessors();
+    backward_storage = cfg.Predecessors();
     root_ = cfg.entry;
   } else {
-    const Graph predecessors = cfg.Predecessors();
-    const std::vector<char> reaches = ReachesExit(cfg, predecessors);
+    forward_storage = cfg.Predecessors();
+    const std::vector<char> reaches = ReachesExit(cfg, forward_storage);
     const std::vector<char> endless = EndlessSinks(cfg, reaches);
     root_ = n;
-    forward.assign(n + 1, {});
-    backward.assign(n + 1, {});
+    backward_storage = cfg.successors;
+    forward_storage.emplace_back();
+    backward_storage.emplace_back();
     for (uint32_t b = 0; b < n; ++b) {
-      forward[b] = predecessors[b];
-      backward[b] = cfg.successors[b];
       const bool exits = !also_exit.empty() && also_exit[b];
       if (cfg.successors[b].empty() || endless[b] || exits) {
-        forward[n].push_back(b);
-        backward[b].push_back(n);
+        forward_storage[n].push_back(b);
+        backward_storage[b].push_back(n);
       }
     }
+    forward_graph = &forward_storage;
   }
+  const Graph& forward = *forward_graph;
+  const Graph& backward = *backward_graph;
   const uint32_t size = static_cast<uint32_t>(forward.size());
   idom_.assign(size, kNone);
   order_.assign(size, kNone);
@@ -139,22 +144,31 @@ DominatorTree::DominatorTree(const Cfg& cfg, bool post, const std::vector<char>&
   }
   idom_[root_] = kNone;
 
-  // Interval numbering of the tree for constant-time Dominates.
-  Graph children(size);
+  // Interval numbering of the tree for constant-time Dominates; the
+  // children of each node in compressed form (children[starts[v]..]).
+  std::vector<uint32_t> starts(size + 1, 0);
   for (uint32_t b : rpo) {
-    if (idom_[b] != kNone) children[idom_[b]].push_back(b);
+    if (idom_[b] != kNone) ++starts[idom_[b] + 1];
+  }
+  for (uint32_t v = 0; v < size; ++v) starts[v + 1] += starts[v];
+  std::vector<uint32_t> children(starts[size]);
+  {
+    std::vector<uint32_t> next(starts.begin(), starts.end() - 1);
+    for (uint32_t b : rpo) {
+      if (idom_[b] != kNone) children[next[idom_[b]]++] = b;
+    }
   }
   tree_in_.assign(size, 0);
   tree_out_.assign(size, 0);
   uint32_t clock = 0;
-  std::vector<std::pair<uint32_t, size_t>> stack{{root_, 0}};
+  std::vector<std::pair<uint32_t, uint32_t>> stack{{root_, starts[root_]}};
   tree_in_[root_] = clock++;
   while (!stack.empty()) {
     auto& [block, next] = stack.back();
-    if (next < children[block].size()) {
-      const uint32_t child = children[block][next++];
+    if (next < starts[block + 1]) {
+      const uint32_t child = children[next++];
       tree_in_[child] = clock++;
-      stack.emplace_back(child, 0);
+      stack.emplace_back(child, starts[child]);
     } else {
       tree_out_[block] = clock++;
       stack.pop_back();
