@@ -19,4 +19,6 @@ std::string VersionString() {
          ")";
 }
 
+std::string VersionNumber() { return SPIRV_CONV_VERSION; }
+
 }  // namespace spirv_conv

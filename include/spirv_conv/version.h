@@ -11,6 +11,9 @@ namespace spirv_conv {
 // "spirv-conv 0.1.0 (SPIRV-Tools v2023.1 ..., glslang 12.0.0)".
 std::string VersionString();
 
+// spirv-conv's own version number, "0.1.0".
+std::string VersionNumber();
+
 }  // namespace spirv_conv
 
 #endif  // INCLUDE_SPIRV_CONV_VERSION_H_

@@ -337,6 +337,11 @@ class UniformityBadInputTests(BadInputMixin, CliTestCase):
     INVALID_MODULE_EXIT = 2  # the analysis refuses input spirv-val rejects
 
 
+class LintBadInputTests(BadInputMixin, CliTestCase):
+    COMMAND = "lint"
+    INVALID_MODULE_EXIT = 2  # the lint refuses input spirv-val rejects
+
+
 # A fragment shader whose branch depends on a fragment input (divergent:
 # Vulkan inputs vary per invocation) and a uniform-buffer value (uniform).
 UNIFORMITY_FRAG = """#version 450
@@ -628,6 +633,9 @@ class UsageTests(CliTestCase):
 
     def test_help_dis(self):
         self.check_help("dis")
+
+    def test_help_lint(self):
+        self.check_help("lint")
 
     def test_version(self):
         result = self.conv("--version")
@@ -957,6 +965,232 @@ class InputTests(CliTestCase):
         result = self.conv("validate", good, invalid, "missing.spv")
         self.assertEqual(result.code, 2, result)
         self.assertEqual(len(result.err.splitlines()), 2, result.err)
+
+
+# ---------------------------------------------------------------------------
+# lint. Verdicts from the Vulkan spec: an explicit derivative (dFdx) must run
+# in control flow uniform within its quad (error), an implicit-LOD texture()
+# there gives undefined results (warning); a fragment input varies per
+# invocation, so a branch on it is divergent. Line numbers are 1-based.
+
+LINT_FRAG = """\
+#version 450
+layout(location = 0) in float v;
+layout(location = 1) in vec2 uv;
+layout(location = 0) out vec4 color;
+layout(binding = 0) uniform sampler2D tex;
+void main() {
+  vec4 c = texture(tex, uv);
+  if (v > 0.5) {
+    c.x += dFdx(v);%s
+    c += texture(tex, uv * 2.0);
+  }
+  color = c;
+}
+"""
+LINT_DERIVATIVE_LINE = 9
+LINT_SAMPLE_LINE = 10
+
+# Only the implicit-LOD sample in the branch: one warning.
+LINT_WARNING_FRAG = LINT_FRAG.replace("    c.x += dFdx(v);%s\n", "")
+assert LINT_WARNING_FRAG != LINT_FRAG
+
+# A compute shader with a workgroup barrier under a branch on the local
+# invocation id (divergent): an error, as assembly without debug info.
+LINT_BARRIER_ASM = """\
+; Version: 1.0
+OpCapability Shader
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main" %lid
+OpExecutionMode %main LocalSize 64 1 1
+OpName %main "main"
+OpDecorate %lid BuiltIn LocalInvocationId
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%uint = OpTypeInt 32 0
+%bool = OpTypeBool
+%v3uint = OpTypeVector %uint 3
+%ptr = OpTypePointer Input %v3uint
+%lid = OpVariable %ptr Input
+%uint_0 = OpConstant %uint 0
+%uint_2 = OpConstant %uint 2
+%uint_264 = OpConstant %uint 264
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%id = OpLoad %v3uint %lid
+%x = OpCompositeExtract %uint %id 0
+%c = OpIEqual %bool %x %uint_0
+OpSelectionMerge %merge None
+OpBranchConditional %c %then %merge
+%then = OpLabel
+OpControlBarrier %uint_2 %uint_2 %uint_264
+OpBranch %merge
+%merge = OpLabel
+OpReturn
+OpFunctionEnd
+"""
+
+
+class LintCommandTests(CliTestCase):
+    def lint_json(self, *args, code=None):
+        result = self.conv("lint", "--format", "json", *args)
+        if code is not None:
+            self.assertEqual(result.code, code, result)
+        return json.loads(result.text)
+
+    def findings(self, report):
+        return [(f["rule"], f["severity"], f["location"]["line"])
+                for entry in report["files"] for f in entry["findings"]]
+
+    def test_text_report_and_exit_code(self):
+        name = self.write("a.frag", LINT_FRAG % "")
+        result = self.conv("lint", "-g", name)
+        self.assertEqual(result.code, 1, result)  # an error-level finding
+        self.assertEqual(result.err, "")
+        text = result.text
+        self.assertIn("a.frag:%d: error: " % LINT_DERIVATIVE_LINE, text)
+        self.assertIn("[derivative-divergent-cf]", text)
+        self.assertIn("a.frag:%d: warning: " % LINT_SAMPLE_LINE, text)
+        # The source line with a caret under its first character.
+        self.assertRegex(text, r"(?m)^\s+%d \|     c\.x \+= dFdx\(v\);\n\s+\|     \^$"
+                         % LINT_DERIVATIVE_LINE)
+        # The explanation reaches the input.
+        self.assertIn("note: control flow depends on a condition computed from 'v'", text)
+        self.assertIn("'v' is a shader input", text)
+        self.assertTrue(text.endswith("1 error, 1 warning and 0 notes in 1 file\n"), text)
+
+    def test_json_report(self):
+        name = self.write("a.frag", LINT_FRAG % "")
+        report = self.lint_json("-g", name, code=1)
+        self.assertEqual(report["tool"], "spirv-conv")
+        self.assertRegex(report["version"], r"^\d+\.\d+\.\d+$")
+        (entry,) = report["files"]
+        self.assertEqual(entry["file"], name)
+        self.assertEqual(self.findings(report),
+                         [("derivative-divergent-cf", "error", LINT_DERIVATIVE_LINE),
+                          ("derivative-divergent-cf", "warning", LINT_SAMPLE_LINE)])
+        finding = entry["findings"][0]
+        self.assertEqual(set(finding), {"rule", "severity", "message", "location", "notes"})
+        self.assertEqual(set(finding["location"]),
+                         {"file", "line", "column", "function", "block", "instruction"})
+        self.assertEqual(finding["location"]["file"], name)
+        self.assertEqual(finding["location"]["function"], "main")
+        self.assertRegex(finding["location"]["instruction"], r"= OpDPdx ")
+        self.assertTrue(finding["notes"])
+        for note in finding["notes"]:
+            self.assertEqual(set(note), {"message", "location"})
+
+    def test_without_debug_info(self):
+        name = self.write("a.frag", LINT_FRAG % "")
+        report = self.lint_json(name, code=1)
+        location = report["files"][0]["findings"][0]["location"]
+        self.assertIsNone(location["file"])
+        self.assertIsNone(location["line"])
+        self.assertEqual(location["function"], "main")
+        result = self.conv("lint", name)
+        self.assertRegex(result.text, r"(?m)^a\.frag: error: .*\n  in function 'main', block "
+                                      r"%\w+: %\w+ = OpDPdx ")
+
+    def test_nonsemantic_debug_info_lines(self):
+        # glslangValidator -gVS: DebugLine (NonSemantic.Shader.DebugInfo.100)
+        # instead of OpLine, with the source text in DebugSource.
+        self.write("a.frag", LINT_FRAG % "")
+        self.tool("glslangValidator", "-V", "-gVS", "a.frag", "-o", "a.spv")
+        # (glslang still puts one OpLine before each OpFunction; the body's
+        # lines are all DebugLines.)
+        body = self.spirv_dis("a.spv").split("OpFunction ", 1)[1]
+        self.assertIn("DebugLine", body, "test premise")
+        self.assertNotIn("OpLine ", body, "test premise")
+        report = self.lint_json("a.spv", code=1)
+        self.assertEqual(self.findings(report),
+                         [("derivative-divergent-cf", "error", LINT_DERIVATIVE_LINE),
+                          ("derivative-divergent-cf", "warning", LINT_SAMPLE_LINE)])
+        self.assertEqual(report["files"][0]["findings"][0]["location"]["file"], "a.frag")
+        result = self.conv("lint", "a.spv")
+        self.assertIn("| " + "    c.x += dFdx(v);", result.text)
+
+    def test_stdin(self):
+        result = self.conv("lint", "--format", "json", "-", stdin=self.read(self.frag_spv()))
+        self.assertEqual(result.code, 0, result)
+        self.assertEqual(json.loads(result.text)["files"][0]["file"], "-")
+
+    def test_warnings_exit_0_unless_werror(self):
+        name = self.write("w.frag", LINT_WARNING_FRAG)
+        result = self.conv("lint", name)
+        self.assertEqual(result.code, 0, result)
+        self.assertIn(": warning: ", result.text)
+        self.assertEqual(self.conv("lint", "--werror", name).code, 1)
+
+    def test_clean_shader(self):
+        name = self.write("clean.frag", FRAG)
+        result = self.conv("lint", name)
+        self.assertEqual((result.code, result.out, result.err), (0, b"", ""), result)
+        self.assertEqual(self.findings(self.lint_json(name, code=0)), [])
+
+    def test_assembly_barrier(self):
+        name = self.write("k.spvasm", LINT_BARRIER_ASM)
+        report = self.lint_json(name, code=1)
+        self.assertEqual(self.findings(report), [("barrier-divergent-cf", "error", None)])
+        self.assertEqual(report["files"][0]["findings"][0]["location"]["instruction"],
+                         "OpControlBarrier %uint_2 %uint_2 %uint_264")
+
+    def test_output_file(self):
+        name = self.write("a.frag", LINT_FRAG % "")
+        result = self.conv("lint", "--format", "json", "-o", "report.json", name)
+        self.assertEqual(result.code, 1, result)
+        self.assertEqual(result.out, b"")
+        report = json.loads(self.read("report.json"))
+        self.assertEqual(len(report["files"][0]["findings"]), 2)
+        self.assert_no_temp_files()
+
+    def test_rule_levels(self):
+        name = self.write("a.frag", LINT_FRAG % "")
+        report = self.lint_json("--rule", "derivative-divergent-cf=warning", name, code=0)
+        self.assertEqual({f[1] for f in self.findings(report)}, {"warning"})
+        report = self.lint_json("--rule", "derivative-divergent-cf=off", name, code=0)
+        self.assertEqual(self.findings(report), [])
+        for bad in ("no-such-rule=error", "derivative-divergent-cf=loud"):
+            with self.subTest(bad=bad):
+                result = self.conv("lint", "--rule", bad, name)
+                self.assertEqual(result.code, 2, result)
+                self.assertEqual(len(result.err.splitlines()), 1, result.err)
+                self.assertTrue(result.err.startswith(ERROR_PREFIX), result.err)
+
+    def test_suppression_comment(self):
+        name = self.write("a.frag",
+                          LINT_FRAG % " // spirv-conv: allow(derivative-divergent-cf)")
+        report = self.lint_json("-g", name, code=0)
+        self.assertEqual(self.findings(report),
+                         [("derivative-divergent-cf", "warning", LINT_SAMPLE_LINE)])
+
+    def test_directory_batch(self):
+        self.write("d/a.frag", LINT_FRAG % "")
+        self.write("d/sub/clean.frag", FRAG)
+        self.write("d/k.spvasm", LINT_BARRIER_ASM)
+        self.write("d/notes.txt", "not a shader")
+        report = self.lint_json("d", code=1)
+        self.assertEqual([f["file"] for f in report["files"]],
+                         [os.path.join("d", "a.frag"), os.path.join("d", "k.spvasm"),
+                          os.path.join("d", "sub", "clean.frag")])
+        # Parallel: the same report.
+        for jobs in ("2", "8"):
+            self.assertEqual(self.lint_json("-j", jobs, "d", code=1), report)
+
+    def test_bad_file_in_a_batch(self):
+        good = self.write("a.frag", LINT_FRAG % "")
+        result = self.conv("lint", "--format", "json", good, "missing.spv")
+        self.assertEqual(result.code, 2, result)  # the worst: bad input
+        self.assert_one_error_line(result, "missing.spv")
+        report = json.loads(result.text)
+        self.assertEqual(len(report["files"][0]["findings"]), 2)
+        self.assertEqual(report["files"][1]["file"], "missing.spv")
+        self.assertIn("error", report["files"][1])
+
+    def test_empty_directory(self):
+        os.mkdir(self.path("empty"))
+        result = self.conv("lint", "empty")
+        self.assertEqual(result.code, 2, result)
+        self.assert_one_error_line(result, "empty")
 
 
 # ---------------------------------------------------------------------------

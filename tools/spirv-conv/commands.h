@@ -20,6 +20,7 @@ Command AddValidateCommand(CLI::App& app);
 Command AddOptCommand(CLI::App& app);
 Command AddDisCommand(CLI::App& app);
 Command AddUniformityCommand(CLI::App& app);
+Command AddLintCommand(CLI::App& app);
 
 }  // namespace cli
 }  // namespace spirv_conv

@@ -32,6 +32,7 @@ int main(int argc, char** argv) {
   add(spirv_conv::cli::AddOptCommand);
   add(spirv_conv::cli::AddDisCommand);
   add(spirv_conv::cli::AddUniformityCommand);
+  add(spirv_conv::cli::AddLintCommand);
 
   try {
     app.parse(argc, argv);

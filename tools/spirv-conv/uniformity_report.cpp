@@ -8,6 +8,8 @@
 #include <sstream>
 #include <unordered_map>
 
+#include "analysis/convergence_classes.h"
+#include "lint/source_files.h"
 #include "nlohmann/json.hpp"
 #include "source/opcode.h"
 
@@ -67,53 +69,10 @@ std::string Label(uint32_t id, const std::unordered_map<uint32_t, std::string>& 
 // "OpDPdx", "OpBranchConditional", ... (spvOpcodeString leaves out "Op").
 std::string OpcodeName(spv::Op opcode) { return std::string("Op") + spvOpcodeString(opcode); }
 
-// The source line an OpLine (or NonSemantic.Shader.DebugInfo.100 DebugLine)
-// names; nullopt for OpNoLine/DebugNoLine or a line that cannot be read.
-std::optional<uint32_t> LineOf(IRContext& context, const Instruction& line) {
-  if (line.IsNoLine()) return std::nullopt;
-  if (line.opcode() == spv::Op::OpLine) return line.GetSingleWordInOperand(1);
-  if (line.IsLine() && line.NumInOperands() > 3) {
-    // DebugLine: set, instruction, Source, Line Start (a constant id), ...
-    const Instruction* start = context.get_def_use_mgr()->GetDef(line.GetSingleWordInOperand(3));
-    if (start && start->opcode() == spv::Op::OpConstant) return start->GetSingleWordInOperand(0);
-  }
-  return std::nullopt;
-}
-
-// Convergent instructions: they need uniform control flow, or their result
-// depends on which invocations are active (docs/json.md, "convergent_ops").
+// Convergent instructions (docs/json.md, "convergent_ops"): the opcode
+// table's convergent class.
 bool IsConvergent(const Instruction& inst) {
-  switch (inst.opcode()) {
-    case spv::Op::OpDPdx:
-    case spv::Op::OpDPdy:
-    case spv::Op::OpFwidth:
-    case spv::Op::OpDPdxFine:
-    case spv::Op::OpDPdyFine:
-    case spv::Op::OpFwidthFine:
-    case spv::Op::OpDPdxCoarse:
-    case spv::Op::OpDPdyCoarse:
-    case spv::Op::OpFwidthCoarse:
-    case spv::Op::OpImageSampleImplicitLod:
-    case spv::Op::OpImageSampleDrefImplicitLod:
-    case spv::Op::OpImageSampleProjImplicitLod:
-    case spv::Op::OpImageSampleProjDrefImplicitLod:
-    case spv::Op::OpImageSparseSampleImplicitLod:
-    case spv::Op::OpImageSparseSampleDrefImplicitLod:
-    case spv::Op::OpImageSparseSampleProjImplicitLod:
-    case spv::Op::OpImageSparseSampleProjDrefImplicitLod:
-    case spv::Op::OpImageQueryLod:
-    case spv::Op::OpControlBarrier:
-      return true;
-    case spv::Op::OpGroupDecorate:  // annotations, never in a function body
-    case spv::Op::OpGroupMemberDecorate:
-      return false;
-    default:
-      break;
-  }
-  // OpGroupNonUniform*, OpGroup* (OpGroupAll, OpGroupIAdd, ...) and the
-  // OpSubgroup*KHR/INTEL collectives.
-  const std::string name = OpcodeName(inst.opcode());
-  return name.rfind("OpGroup", 0) == 0 || name.rfind("OpSubgroup", 0) == 0;
+  return analysis::ClassifyConvergence(inst).Has(analysis::kConvergent);
 }
 
 }  // namespace
@@ -198,6 +157,13 @@ std::string UniformityJson(IRContext& context, const UniformityInfo& info,
   using nlohmann::json;
   const auto names = Names(context);
   const std::set<uint32_t> entries = EntryPoints(context);
+  const lint::SourceFiles sources(context, file);
+  // The source line a line instruction names, if any.
+  auto line_of = [&](const Instruction& line_inst) -> std::optional<uint32_t> {
+    std::optional<lint::SourcePosition> position = sources.PositionOf(line_inst);
+    if (!position) return std::nullopt;
+    return position->line;
+  };
   auto name_of = [&](uint32_t id) -> json {
     auto it = names.find(id);
     return it == names.end() ? json(nullptr) : json(it->second);
@@ -226,7 +192,7 @@ std::string UniformityJson(IRContext& context, const UniformityInfo& info,
       // block): the loader may or may not copy it onto later instructions.
       std::optional<uint32_t> line;
       for (Instruction& inst : block) {
-        if (!inst.dbg_line_insts().empty()) line = LineOf(context, inst.dbg_line_insts().back());
+        if (!inst.dbg_line_insts().empty()) line = line_of(inst.dbg_line_insts().back());
         if (inst.HasResultId() && inst.opcode() != spv::Op::OpLabel) add_value(inst.result_id());
         if (IsConvergent(inst)) {
           convergent_ops.push_back(

@@ -1,0 +1,225 @@
+// Copyright (c) 2026 The spirv-conv authors
+// SPDX-License-Identifier: Apache-2.0
+
+#include "analysis/convergence_classes.h"
+
+#include <string>
+
+#include "source/opcode.h"
+#include "source/opt/ir_context.h"
+
+namespace spirv_conv {
+namespace analysis {
+namespace {
+
+using spv::Op;
+constexpr Uniformity kU = Uniformity::kUniform;
+constexpr Uniformity kS = Uniformity::kSubgroup;
+constexpr Uniformity kQ = Uniformity::kQuad;
+constexpr Uniformity kD = Uniformity::kDivergent;
+
+ConvergenceClass Derivative(DerivativeKind kind) {
+  ConvergenceClass cls;
+  cls.flags = kConvergent | kDerivative;
+  cls.derivative = kind;
+  cls.implied_scope = kQ;  // the derivative group: a quad
+  return cls;
+}
+
+// A group operation with an explicit execution scope in in-operand 0.
+ConvergenceClass ScopedGroupOperation(bool co_convergent) {
+  ConvergenceClass cls;
+  cls.flags = kConvergent | kGroupOperation | (co_convergent ? kCoConvergent : 0u);
+  cls.scope_operand = 0;
+  return cls;
+}
+
+// A group operation whose opcode implies its scope.
+ConvergenceClass ImpliedGroupOperation(Uniformity scope, bool co_convergent) {
+  ConvergenceClass cls;
+  cls.flags = kConvergent | kGroupOperation | (co_convergent ? kCoConvergent : 0u);
+  cls.implied_scope = scope;
+  return cls;
+}
+
+ConvergenceClass WithUniformOperand(ConvergenceClass cls, uint32_t operand, Uniformity scope) {
+  cls.uniform_operand = operand;
+  cls.uniform_operand_scope = scope;
+  return cls;
+}
+
+// Group and subgroup opcodes the table does not list by name (pipes, async
+// copies, INTEL block reads, ...): convergent at their scope, never guessed
+// to be free of convergence requirements.
+ConvergenceClass OtherGroupOperation(Op opcode) {
+  const std::string name = spvOpcodeString(opcode);  // without "Op"
+  if (name.rfind("Group", 0) == 0) return ScopedGroupOperation(/*co_convergent=*/false);
+  if (name.rfind("Subgroup", 0) == 0) return ImpliedGroupOperation(kS, /*co_convergent=*/false);
+  return {};
+}
+
+}  // namespace
+
+ConvergenceClass ClassifyConvergence(const spvtools::opt::Instruction& inst) {
+  switch (inst.opcode()) {
+    case Op::OpDPdx:
+    case Op::OpDPdy:
+    case Op::OpFwidth:
+    case Op::OpDPdxFine:
+    case Op::OpDPdyFine:
+    case Op::OpFwidthFine:
+    case Op::OpDPdxCoarse:
+    case Op::OpDPdyCoarse:
+    case Op::OpFwidthCoarse:
+      return Derivative(DerivativeKind::kExplicit);
+    case Op::OpImageSampleImplicitLod:
+    case Op::OpImageSampleDrefImplicitLod:
+    case Op::OpImageSampleProjImplicitLod:
+    case Op::OpImageSampleProjDrefImplicitLod:
+    case Op::OpImageSparseSampleImplicitLod:
+    case Op::OpImageSparseSampleDrefImplicitLod:
+    case Op::OpImageSparseSampleProjImplicitLod:
+    case Op::OpImageSparseSampleProjDrefImplicitLod:
+    case Op::OpImageQueryLod:
+      return Derivative(DerivativeKind::kImplicit);
+    case Op::OpControlBarrier: {
+      ConvergenceClass cls;
+      cls.flags = kConvergent | kBarrier;
+      cls.scope_operand = 0;
+      return cls;
+    }
+
+    // Results that depend on the active invocations of the scope.
+    case Op::OpGroupNonUniformElect:
+    case Op::OpGroupNonUniformAll:
+    case Op::OpGroupNonUniformAny:
+    case Op::OpGroupNonUniformAllEqual:
+    case Op::OpGroupNonUniformBroadcastFirst:
+    case Op::OpGroupNonUniformBallot:
+    case Op::OpGroupNonUniformShuffle:
+    case Op::OpGroupNonUniformShuffleXor:
+    case Op::OpGroupNonUniformShuffleUp:
+    case Op::OpGroupNonUniformShuffleDown:
+    case Op::OpGroupNonUniformIAdd:
+    case Op::OpGroupNonUniformFAdd:
+    case Op::OpGroupNonUniformIMul:
+    case Op::OpGroupNonUniformFMul:
+    case Op::OpGroupNonUniformSMin:
+    case Op::OpGroupNonUniformUMin:
+    case Op::OpGroupNonUniformFMin:
+    case Op::OpGroupNonUniformSMax:
+    case Op::OpGroupNonUniformUMax:
+    case Op::OpGroupNonUniformFMax:
+    case Op::OpGroupNonUniformBitwiseAnd:
+    case Op::OpGroupNonUniformBitwiseOr:
+    case Op::OpGroupNonUniformBitwiseXor:
+    case Op::OpGroupNonUniformLogicalAnd:
+    case Op::OpGroupNonUniformLogicalOr:
+    case Op::OpGroupNonUniformLogicalXor:
+    case Op::OpGroupNonUniformRotateKHR:
+    case Op::OpGroupNonUniformPartitionNV:
+    case Op::OpGroupAll:
+    case Op::OpGroupAny:
+    case Op::OpGroupIAdd:
+    case Op::OpGroupFAdd:
+    case Op::OpGroupFMin:
+    case Op::OpGroupUMin:
+    case Op::OpGroupSMin:
+    case Op::OpGroupFMax:
+    case Op::OpGroupUMax:
+    case Op::OpGroupSMax:
+    case Op::OpGroupIAddNonUniformAMD:
+    case Op::OpGroupFAddNonUniformAMD:
+    case Op::OpGroupFMinNonUniformAMD:
+    case Op::OpGroupUMinNonUniformAMD:
+    case Op::OpGroupSMinNonUniformAMD:
+    case Op::OpGroupFMaxNonUniformAMD:
+    case Op::OpGroupUMaxNonUniformAMD:
+    case Op::OpGroupSMaxNonUniformAMD:
+      return ScopedGroupOperation(/*co_convergent=*/true);
+    // Id: dynamically uniform within the subgroup (a constant before SPIR-V 1.5;
+    // VUID-RuntimeSpirv-subgroupBroadcastDynamicId-06276).
+    case Op::OpGroupNonUniformBroadcast:
+      return WithUniformOperand(ScopedGroupOperation(true), 2, kS);
+    // LocalId: the same for all invocations of the execution scope.
+    case Op::OpGroupBroadcast: {
+      ConvergenceClass cls = WithUniformOperand(ScopedGroupOperation(true), 2, kD);
+      cls.uniform_operand_at_execution_scope = true;
+      return cls;
+    }
+    // Quad operations read other invocations of the quad.
+    case Op::OpGroupNonUniformQuadSwap:
+      return ImpliedGroupOperation(kQ, /*co_convergent=*/true);
+    // Index: dynamically uniform within the quad (VUID-RuntimeSpirv-
+    // subgroupBroadcastDynamicId-06277).
+    case Op::OpGroupNonUniformQuadBroadcast:
+      return WithUniformOperand(ImpliedGroupOperation(kQ, true), 2, kQ);
+    case Op::OpSubgroupBallotKHR:
+    case Op::OpSubgroupFirstInvocationKHR:
+    case Op::OpSubgroupAllKHR:
+    case Op::OpSubgroupAnyKHR:
+    case Op::OpSubgroupAllEqualKHR:
+    case Op::OpSubgroupShuffleINTEL:
+    case Op::OpSubgroupShuffleDownINTEL:
+    case Op::OpSubgroupShuffleUpINTEL:
+    case Op::OpSubgroupShuffleXorINTEL:
+      return ImpliedGroupOperation(kS, /*co_convergent=*/true);
+    // Index: dynamically uniform (SPV_KHR_shader_ballot).
+    case Op::OpSubgroupReadInvocationKHR:
+      return WithUniformOperand(ImpliedGroupOperation(kS, true), 1, kS);
+
+    // Pure functions of a ballot value and the invocation's own id: no
+    // dependence on the active set, but still group operations.
+    case Op::OpGroupNonUniformInverseBallot:
+    case Op::OpGroupNonUniformBallotBitExtract:
+    case Op::OpGroupNonUniformBallotBitCount:
+    case Op::OpGroupNonUniformBallotFindLSB:
+    case Op::OpGroupNonUniformBallotFindMSB:
+      return ScopedGroupOperation(/*co_convergent=*/false);
+
+    // Annotations, never in a function body.
+    case Op::OpGroupDecorate:
+    case Op::OpGroupMemberDecorate:
+      return {};
+    default:
+      return OtherGroupOperation(inst.opcode());
+  }
+}
+
+Uniformity ExecutionScopeLevel(uint32_t scope_id, spvtools::opt::IRContext* context) {
+  const spvtools::opt::Instruction* constant = context->get_def_use_mgr()->GetDef(scope_id);
+  if (constant == nullptr || constant->opcode() != Op::OpConstant) return kD;
+  switch (static_cast<spv::Scope>(constant->GetSingleWordInOperand(0))) {
+    case spv::Scope::Subgroup:
+      return kS;
+    // Workgroup and wider span the invocation group (graphics stages only
+    // allow Subgroup and, for tessellation control, Workgroup).
+    case spv::Scope::Workgroup:
+    case spv::Scope::Device:
+    case spv::Scope::CrossDevice:
+    case spv::Scope::QueueFamily:
+      return kU;
+    default:  // Invocation, ShaderCallKHR: nothing to converge
+      return kD;
+  }
+}
+
+Uniformity RequiredControlFlow(const spvtools::opt::Instruction& inst, const ConvergenceClass& cls,
+                               spvtools::opt::IRContext* context) {
+  if (!cls.Has(kConvergent)) return kD;
+  if (cls.scope_operand == kNoOperand || cls.scope_operand >= inst.NumInOperands()) {
+    return cls.implied_scope;
+  }
+  return ExecutionScopeLevel(inst.GetSingleWordInOperand(cls.scope_operand), context);
+}
+
+Uniformity RequiredOperandUniformity(const spvtools::opt::Instruction& inst,
+                                     const ConvergenceClass& cls,
+                                     spvtools::opt::IRContext* context) {
+  if (cls.uniform_operand == kNoOperand) return kD;
+  return cls.uniform_operand_at_execution_scope ? RequiredControlFlow(inst, cls, context)
+                                                : cls.uniform_operand_scope;
+}
+
+}  // namespace analysis
+}  // namespace spirv_conv

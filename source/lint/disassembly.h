@@ -1,0 +1,41 @@
+// Copyright (c) 2026 The spirv-conv authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// One instruction as spirv-dis prints it, with friendly names. The names are
+// computed once per module (Instruction::PrettyPrint serializes the whole
+// module on every call, which is quadratic over a report).
+
+#ifndef SOURCE_LINT_DISASSEMBLY_H_
+#define SOURCE_LINT_DISASSEMBLY_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "source/opt/ir_context.h"
+
+namespace spirv_conv {
+namespace lint {
+
+class Disassembly {
+ public:
+  explicit Disassembly(spvtools::opt::IRContext& context);
+  ~Disassembly();
+
+  // "%22 = OpLoad %v2float %inUV" (no indentation, no newline).
+  std::string Text(const spvtools::opt::Instruction& inst) const;
+  // The friendly name of |id| without the "%".
+  std::string Name(uint32_t id) const;
+
+ private:
+  class Mapper;
+  Mapper& mapper() const;
+
+  spvtools::opt::IRContext& context_;
+  mutable std::unique_ptr<Mapper> mapper_;  // built on first use
+};
+
+}  // namespace lint
+}  // namespace spirv_conv
+
+#endif  // SOURCE_LINT_DISASSEMBLY_H_

@@ -1,0 +1,60 @@
+// Copyright (c) 2026 The spirv-conv authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// Turns the uniformity analysis' explanations (UniformityStep chains) into
+// the notes of a finding, each at the place it talks about: the branch the
+// control flow depends on, how its condition is computed, through stores to
+// variables, phis at joins, loops left on different iterations, parameters
+// and return values of calls, back to a source such as a shader input.
+
+#ifndef SOURCE_LINT_EXPLAINER_H_
+#define SOURCE_LINT_EXPLAINER_H_
+
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+#include "lint/call_graph.h"
+#include "lint/locator.h"
+#include "lint/names.h"
+#include "source/opt/ir_context.h"
+#include "spirv_conv/lint.h"
+#include "spirv_conv/uniformity.h"
+
+namespace spirv_conv {
+namespace lint {
+
+class Explainer {
+ public:
+  Explainer(spvtools::opt::IRContext& context, const UniformityInfo& info, const Names& names,
+            const Locator& locator, const CallGraph& calls);
+
+  // Why |inst| runs in non-uniform control flow. (Instructions of one block
+  // share the explanation: it is computed once per block.)
+  std::vector<Note> ControlFlowAt(const spvtools::opt::Instruction& inst) const;
+  // Why in-operand |operand| of |user| is not uniform where |user| uses it.
+  std::vector<Note> Use(const spvtools::opt::Instruction& user, uint32_t operand) const;
+
+ private:
+  class Chain;  // one explanation being built
+
+  // The first store of a value that is not uniform into |variable| (or
+  // through a pointer into it), or null; indexed on first use.
+  const spvtools::opt::Instruction* NonUniformStore(
+      const spvtools::opt::Instruction& variable) const;
+
+  spvtools::opt::IRContext& context_;
+  const UniformityInfo& info_;
+  const Names& names_;
+  const Locator& locator_;
+  const CallGraph& calls_;
+  mutable std::unordered_map<uint32_t, std::vector<Note>> block_notes_;
+  mutable std::unordered_map<const spvtools::opt::Instruction*, const spvtools::opt::Instruction*>
+      non_uniform_stores_;
+  mutable bool stores_indexed_ = false;
+};
+
+}  // namespace lint
+}  // namespace spirv_conv
+
+#endif  // SOURCE_LINT_EXPLAINER_H_

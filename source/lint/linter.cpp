@@ -1,0 +1,90 @@
+// Copyright (c) 2026 The spirv-conv authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// Lint(): every rule over one module, then severity overrides, source-level
+// suppressions and module order.
+
+#include <algorithm>
+
+#include "lint/lint_context.h"
+#include "lint/rules.h"
+#include "lint/suppression.h"
+#include "spirv_conv/lint.h"
+
+namespace spirv_conv {
+
+const char* SeverityName(Severity severity) {
+  switch (severity) {
+    case Severity::kNote:
+      return "note";
+    case Severity::kWarning:
+      return "warning";
+    case Severity::kError:
+      return "error";
+  }
+  return "?";
+}
+
+Status ParseRuleLevel(const std::string& setting, LintOptions* options) {
+  const size_t equals = setting.find('=');
+  const std::string id = setting.substr(0, equals);
+  std::string known;
+  bool found = false;
+  for (const RuleInfo& rule : LintRules()) {
+    known += std::string(known.empty() ? "" : ", ") + rule.id;
+    found |= id == rule.id;
+  }
+  if (equals == std::string::npos) {
+    return Error{ExitCode::kBadInput,
+                 "--rule '" + setting + "': expected ID=LEVEL (LEVEL: off, note, warning, error)"};
+  }
+  if (!found) {
+    return Error{ExitCode::kBadInput, "--rule: unknown rule '" + id + "'; one of: " + known};
+  }
+  const std::string level = setting.substr(equals + 1);
+  static const std::pair<const char*, std::optional<Severity>> kLevels[] = {
+      {"off", std::nullopt},
+      {"note", Severity::kNote},
+      {"warning", Severity::kWarning},
+      {"error", Severity::kError}};
+  for (const auto& [name, severity] : kLevels) {
+    if (level == name) {
+      options->rule_levels[id] = severity;
+      return Ok{};
+    }
+  }
+  return Error{ExitCode::kBadInput, "--rule " + id + ": unknown level '" + level +
+                                        "'; one of: off, note, warning, error"};
+}
+
+std::vector<Finding> Lint(spvtools::opt::IRContext& context, const UniformityInfo& info,
+                          const LintOptions& options) {
+  lint::LintContext lint(context, info, options.input_path);
+  auto allowed = [&](const Finding& finding) {
+    const Location& at = finding.location;
+    if (at.line == 0) return false;
+    const std::string previous = at.line > 1 ? lint.sources.Line(at.file, at.line - 1) : "";
+    return lint::IsAllowed(finding.rule, at.source_line, previous);
+  };
+  lint::Findings kept;
+  for (const lint::Rule& rule : lint::AllRules()) {
+    auto level = options.rule_levels.find(rule.info.id);
+    if (level != options.rule_levels.end() && !level->second) continue;  // off
+    lint::Findings found;
+    rule.check(lint, &found);
+    for (lint::RuleFinding& f : found) {
+      if (level != options.rule_levels.end()) f.finding.severity = *level->second;
+      if (!allowed(f.finding)) kept.push_back(std::move(f));
+    }
+  }
+  // Module order; rules in table order at the same instruction.
+  std::stable_sort(kept.begin(), kept.end(),
+                   [&](const lint::RuleFinding& a, const lint::RuleFinding& b) {
+                     return lint.positions.at(a.at) < lint.positions.at(b.at);
+                   });
+  std::vector<Finding> findings;
+  for (lint::RuleFinding& f : kept) findings.push_back(std::move(f.finding));
+  return findings;
+}
+
+}  // namespace spirv_conv

@@ -1,0 +1,45 @@
+// Copyright (c) 2026 The spirv-conv authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// The Location of an instruction, a block or a function: source position
+// and line text when the module has debug info, and always the function,
+// block and disassembled instruction.
+
+#ifndef SOURCE_LINT_LOCATOR_H_
+#define SOURCE_LINT_LOCATOR_H_
+
+#include <cstdint>
+#include <unordered_map>
+
+#include "lint/disassembly.h"
+#include "lint/names.h"
+#include "lint/source_files.h"
+#include "source/opt/ir_context.h"
+#include "spirv_conv/lint.h"
+
+namespace spirv_conv {
+namespace lint {
+
+class Locator {
+ public:
+  Locator(spvtools::opt::IRContext& context, const Names& names, const Disassembly& disassembly,
+          const SourceFiles& sources);
+
+  Location At(const spvtools::opt::Instruction& inst) const;
+  // A block is where its terminator is (the branch that decides).
+  Location AtBlock(uint32_t label) const;
+  // The function containing |inst| (0 if none).
+  uint32_t FunctionOf(const spvtools::opt::Instruction& inst) const;
+
+ private:
+  spvtools::opt::IRContext& context_;
+  const Names& names_;
+  const Disassembly& disassembly_;
+  const SourceFiles& sources_;
+  std::unordered_map<uint32_t, uint32_t> function_of_parameter_;
+};
+
+}  // namespace lint
+}  // namespace spirv_conv
+
+#endif  // SOURCE_LINT_LOCATOR_H_

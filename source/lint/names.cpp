@@ -1,0 +1,80 @@
+// Copyright (c) 2026 The spirv-conv authors
+// SPDX-License-Identifier: Apache-2.0
+
+#include "lint/names.h"
+
+namespace spirv_conv {
+namespace lint {
+
+using spvtools::opt::Instruction;
+
+Names::Names(spvtools::opt::IRContext& context, const Disassembly& disassembly)
+    : context_(context), disassembly_(disassembly) {
+  for (const Instruction& inst : context.module()->debugs2()) {
+    if (inst.opcode() != spv::Op::OpName) continue;
+    std::string name = inst.GetInOperand(1).AsString();
+    // glslang names functions by their signature: "helper(f1;".
+    const size_t paren = name.find('(');
+    if (paren != std::string::npos && paren > 0) name.resize(paren);
+    names_.emplace(inst.GetSingleWordInOperand(0), std::move(name));
+  }
+}
+
+std::string Names::Name(uint32_t id) const {
+  auto it = names_.find(id);
+  return it == names_.end() ? std::string() : it->second;
+}
+
+std::string Names::IdName(uint32_t id) const { return "%" + disassembly_.Name(id); }
+
+std::string Names::Block(uint32_t label) const {
+  const std::string name = Name(label);
+  return name.empty() ? IdName(label) : name;
+}
+
+const Instruction* Names::RootVariable(uint32_t pointer_id) const {
+  const Instruction* inst = context_.get_def_use_mgr()->GetDef(pointer_id);
+  for (int depth = 0; inst != nullptr && depth < 64; ++depth) {
+    switch (inst->opcode()) {
+      case spv::Op::OpVariable:
+      case spv::Op::OpFunctionParameter:
+        return inst;
+      case spv::Op::OpAccessChain:
+      case spv::Op::OpInBoundsAccessChain:
+      case spv::Op::OpPtrAccessChain:
+      case spv::Op::OpInBoundsPtrAccessChain:
+      case spv::Op::OpCopyObject:
+        inst = context_.get_def_use_mgr()->GetDef(inst->GetSingleWordInOperand(0));
+        break;
+      default:
+        return nullptr;
+    }
+  }
+  return nullptr;
+}
+
+std::string Names::Describe(uint32_t id) const {
+  const std::string name = Name(id);
+  if (!name.empty()) return "'" + name + "'";
+  const Instruction* inst = context_.get_def_use_mgr()->GetDef(id);
+  // nonuniformEXT(i) and HLSL's NonUniformResourceIndex(i) copy the index.
+  if (inst != nullptr && inst->opcode() == spv::Op::OpCopyObject) {
+    return Describe(inst->GetSingleWordInOperand(0));
+  }
+  if (inst != nullptr && inst->opcode() == spv::Op::OpFunctionCall) {
+    const std::string callee = Name(inst->GetSingleWordInOperand(0));
+    return "the result of '" + (callee.empty() ? IdName(inst->GetSingleWordInOperand(0)) : callee) +
+           "'";
+  }
+  if (inst != nullptr && inst->opcode() == spv::Op::OpLoad) {
+    const Instruction* variable = RootVariable(inst->GetSingleWordInOperand(0));
+    if (variable != nullptr) {
+      const std::string variable_name = Name(variable->result_id());
+      if (!variable_name.empty()) return "'" + variable_name + "'";
+    }
+  }
+  return IdName(id);
+}
+
+}  // namespace lint
+}  // namespace spirv_conv

@@ -1,0 +1,48 @@
+// Copyright (c) 2026 The spirv-conv authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// How findings name things: OpName names as the shader author wrote them
+// (glslang's "helper(f1;" becomes "helper"), the variable a load reads, and
+// SPIR-V's friendly %names for everything else.
+
+#ifndef SOURCE_LINT_NAMES_H_
+#define SOURCE_LINT_NAMES_H_
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+
+#include "lint/disassembly.h"
+#include "source/opt/ir_context.h"
+
+namespace spirv_conv {
+namespace lint {
+
+class Names {
+ public:
+  Names(spvtools::opt::IRContext& context, const Disassembly& disassembly);
+
+  // The OpName of |id| (functions without glslang's signature suffix), or "".
+  std::string Name(uint32_t id) const;
+  // "%" and the friendly name spirv-dis prints for |id|.
+  std::string IdName(uint32_t id) const;
+  // A value as a message shows it: 'name' for named values, 'var' for a load
+  // from (an element of) a named variable, "the result of 'f'" for an
+  // unnamed call, else its %id.
+  std::string Describe(uint32_t id) const;
+  // A block: its OpName, or %<id>.
+  std::string Block(uint32_t label) const;
+  // The variable or pointer parameter a pointer points into (through access
+  // chains and copies), or null.
+  const spvtools::opt::Instruction* RootVariable(uint32_t pointer_id) const;
+
+ private:
+  spvtools::opt::IRContext& context_;
+  const Disassembly& disassembly_;
+  std::unordered_map<uint32_t, std::string> names_;
+};
+
+}  // namespace lint
+}  // namespace spirv_conv
+
+#endif  // SOURCE_LINT_NAMES_H_

@@ -1,0 +1,122 @@
+// Copyright (c) 2026 The spirv-conv authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// spirv-conv lint: the convergence lint over files and directories, as text
+// or JSON (docs/rules/, docs/json.md).
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <system_error>
+
+#include "commands.h"
+#include "common.h"
+#include "spirv_conv/emit.h"
+#include "spirv_conv/lint.h"
+#include "spirv_conv/report.h"
+
+namespace spirv_conv {
+namespace cli {
+namespace {
+
+// "[3/40]" on one terminal line, rewritten as files finish.
+void ShowProgress(size_t done, size_t total) {
+  std::cerr << "\r[" << done << "/" << total << "]" << std::flush;
+  if (done == total) std::cerr << "\r\033[K" << std::flush;
+}
+
+}  // namespace
+
+Command AddLintCommand(CLI::App& app) {
+  struct Flags {
+    InputFlags input;
+    std::vector<std::string> paths;
+    std::string output = "-";
+    std::string format = "text";
+    std::vector<std::string> rules;
+    unsigned jobs = 1;
+    bool werror = false;
+    bool skip_validation = false;
+    bool no_concurrent_writes = false;
+  };
+  auto flags = std::make_shared<Flags>();
+  CLI::App* command = app.add_subcommand(
+      "lint",
+      "Find derivatives, barriers and subgroup operations in non-uniform control flow and "
+      "descriptor accesses with a missing or redundant NonUniform (docs/rules/). Exits 1 when an "
+      "error-level finding remains (--werror: also a warning), 2 for bad input.");
+  command
+      ->add_option("FILE|DIR", flags->paths,
+                   "Inputs: SPIR-V binary or assembly, GLSL, or directories searched for them "
+                   "(.spv .spvasm and GLSL stage extensions); - for stdin")
+      ->required();
+  command->add_option("-o", flags->output, "Report file (default: - for stdout)");
+  command->add_option("--format", flags->format, "text or json")
+      ->check(CLI::IsMember({"text", "json"}));
+  command->add_flag("--werror", flags->werror, "Exit 1 on warnings too");
+  command
+      ->add_option("--rule", flags->rules,
+                   "Set a rule's level: ID=off|note|warning|error (repeatable)")
+      ->allow_extra_args(false);
+  command->add_option("-j,--jobs", flags->jobs, "Lint this many files in parallel")
+      ->check(CLI::PositiveNumber);
+  command->add_flag("--skip-validation", flags->skip_validation,
+                    "Lint without validating the input first");
+  command->add_flag("--assume-no-concurrent-writes", flags->no_concurrent_writes,
+                    "Treat storage buffer, workgroup and storage image reads as uniform when the "
+                    "address and every value the shader stores there are");
+  AddInputFlags(command, &flags->input);
+
+  return [flags]() {
+    Expected<LoadOptions> load = ToLoadOptions(flags->input);
+    if (!load) return Report(load.error());
+    LintOptions options;
+    options.uniformity.assume_no_concurrent_writes = flags->no_concurrent_writes;
+    for (const std::string& rule : flags->rules) {
+      Status parsed = ParseRuleLevel(rule, &options);
+      if (!parsed) return Report(parsed.error());
+    }
+    LintInputOptions input;
+    input.load = *load;
+    input.validator = flags->input.validator;
+    input.skip_validation = flags->skip_validation;
+    input.glsl_files_without_stage = !flags->input.stage.empty();
+
+    int exit_code = 0;
+    std::vector<std::string> paths;
+    for (const std::string& path : flags->paths) {
+      std::error_code error;
+      const std::vector<std::string> found = ExpandLintInputs({path}, input);
+      if (found.empty() && std::filesystem::is_directory(path, error)) {
+        exit_code = Worst(exit_code, Report(MakeError(ExitCode::kBadInput, path,
+                                                      "no SPIR-V or GLSL files in the directory")));
+      }
+      paths.insert(paths.end(), found.begin(), found.end());
+    }
+    const bool terminal = isatty(STDERR_FILENO) && paths.size() > 1;
+    const std::vector<FileFindings> results =
+        LintFiles(paths, input, options, flags->jobs,
+                  terminal ? ShowProgress : std::function<void(size_t, size_t)>());
+    for (const FileFindings& file : results) {
+      if (file.error) {
+        exit_code = Worst(exit_code, Report(*file.error));
+        continue;
+      }
+      for (const Finding& finding : file.findings) {
+        if (finding.severity == Severity::kError ||
+            (flags->werror && finding.severity == Severity::kWarning)) {
+          exit_code = Worst(exit_code, static_cast<int>(ExitCode::kFindings));
+        }
+      }
+    }
+    const std::string report = flags->format == "json" ? RenderJson(results) : RenderText(results);
+    Status written = WriteOutput(flags->output, report, paths);
+    if (!written) return Worst(exit_code, Report(written.error()));
+    return exit_code;
+  };
+}
+
+}  // namespace cli
+}  // namespace spirv_conv
