@@ -65,9 +65,14 @@ struct UniformityStep {
     kCycle,        // defined in a cycle that is not m-converged; |cause| is its header;
                    // the next step explains the branch whose diverged paths broke it
     kMemory,       // a store (value |cause|) to the memory this load reads
-    kCall,         // the argument or return value |cause| of a call
+    kCall,         // a parameter: |cause| is the argument at a call site that passes
+                   // this level (the next step explains it, in the caller); a return
+                   // value or the memory behind a pointer parameter: |cause| is the
+                   // called function or the parameter
     kControlFlow,  // the block depends on the branch in block |cause|
-    kCallSite,     // the function is called in control flow of block |cause|
+    kCallSite,     // the function is called in non-uniform control flow by the
+                   // OpFunctionCall |cause| (0 if unknown); the next step explains
+                   // the control flow of the call's block
     kDecoration,   // a Uniform/UniformId decoration asserts the level
   };
   uint32_t subject = 0;
@@ -89,6 +94,10 @@ struct UniformityCycle {
   Uniformity divergent_exit = Uniformity::kUniform;
   // Not m-converged (assumed divergent) at this level; uniform when it is.
   Uniformity assumed_divergent = Uniformity::kUniform;
+  // The block (OpLabel id) whose divergent branch makes the exit divergent,
+  // and the one whose diverged paths break m-convergence; 0 when none.
+  uint32_t divergent_exit_branch = 0;
+  uint32_t assumed_divergent_branch = 0;
 };
 
 class UniformityInfo {
@@ -122,6 +131,12 @@ class UniformityInfo {
   bool HasDivergentBranch(uint32_t label) const {
     return BranchLevel(label) != Uniformity::kUniform;
   }
+
+  // The joins of the branch in block |label| when its condition is not
+  // uniform: the blocks that threads taking different successors reach again
+  // by disjoint paths (sync dependence; phis there choose between diverged
+  // paths). OpLabel ids in function order; empty for a uniform branch.
+  std::vector<uint32_t> Joins(uint32_t label) const;
 
   // The control-flow level of block |label|: the widest scope at which all
   // invocations that entered the entry point together execute the block

@@ -8,6 +8,7 @@
 // outer fixed point: when a run finds stores wider than it assumed, it runs
 // again with the wider assumption.
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <unordered_map>
@@ -53,7 +54,7 @@ class UniformityInfo::Impl : public analysis::SolverHost {
   Status Run();
 
   // SolverHost
-  CallSummary Call(uint32_t function_id, const CallContext& context) override;
+  CallSummary Call(uint32_t function_id, const CallContext& context, uint32_t call_id) override;
   Uniformity VariableContent(uint32_t variable_id, uint32_t models, const char** note) override;
   void WriteVariable(uint32_t variable_id, Uniformity level) override;
   // Uniform/UniformId: the widest level |id| may have (kDivergent: none).
@@ -68,6 +69,13 @@ class UniformityInfo::Impl : public analysis::SolverHost {
   std::vector<uint32_t> function_order_;
   std::map<std::pair<uint32_t, CallContext>, std::unique_ptr<FunctionState>> states_;
   std::set<std::pair<uint32_t, CallContext>> in_progress_;
+  // The call sites (OpFunctionCall ids) that called each (function, context).
+  std::map<std::pair<uint32_t, CallContext>, std::vector<uint32_t>> call_sites_;
+  // A call site of function |fn| that calls it in |state|'s context, or 0.
+  uint32_t CallSiteOf(uint32_t fn, const FunctionState& state) const {
+    auto it = call_sites_.find({fn, state.context()});
+    return it == call_sites_.end() || it->second.empty() ? 0 : it->second.front();
+  }
   std::unordered_map<uint32_t, Uniformity> written_;  // module variables: assumed content
   std::unordered_map<uint32_t, Uniformity> pending_;  // found by this run
   bool unknown_write_ = false;
@@ -162,6 +170,7 @@ Status UniformityInfo::Impl::Run() {
   // Outer fixed point over the module-scope variables the shader writes.
   for (int round = 0;; ++round) {
     states_.clear();
+    call_sites_.clear();
     pending_.clear();
     for (auto& entry : module.entry_points()) {
       const uint32_t fn = entry.GetSingleWordInOperand(1);
@@ -173,12 +182,12 @@ Status UniformityInfo::Impl::Run() {
       // invocations may write it) unless the user says so.
       context.parameters.assign(params, m.kernel_entry ? kU : kD);
       context.pointees.assign(params, options_.assume_no_concurrent_writes ? kU : kD);
-      Call(fn, context);
+      Call(fn, context, 0);
     }
     for (uint32_t fn : function_order_) {
       bool solved = false;
       for (auto& [key, state] : states_) solved |= key.first == fn;
-      if (!solved) Call(fn, CallContext{});  // unreached: divergent parameters
+      if (!solved) Call(fn, CallContext{}, 0);  // unreached: divergent parameters
     }
     bool grew = false;
     for (auto& [id, level] : pending_) {
@@ -204,8 +213,14 @@ Status UniformityInfo::Impl::Run() {
       cycle.depth = c->depth();
       cycle.reducible = c->IsReducible();
       for (const FunctionState* s : states_of_[fn]) {
-        cycle.divergent_exit = Join(cycle.divergent_exit, s->CycleExit(ci));
-        cycle.assumed_divergent = Join(cycle.assumed_divergent, s->CycleAssumed(ci));
+        if (s->CycleExit(ci) > cycle.divergent_exit) {
+          cycle.divergent_exit = s->CycleExit(ci);
+          cycle.divergent_exit_branch = model->blocks.label_of[s->CycleExitCause(ci)];
+        }
+        if (s->CycleAssumed(ci) > cycle.assumed_divergent) {
+          cycle.assumed_divergent = s->CycleAssumed(ci);
+          cycle.assumed_divergent_branch = model->blocks.label_of[s->CycleAssumedCause(ci)];
+        }
       }
       out.push_back(std::move(cycle));
     }
@@ -213,7 +228,8 @@ Status UniformityInfo::Impl::Run() {
   return Ok{};
 }
 
-CallSummary UniformityInfo::Impl::Call(uint32_t function_id, const CallContext& context) {
+CallSummary UniformityInfo::Impl::Call(uint32_t function_id, const CallContext& context,
+                                       uint32_t call_id) {
   auto model_it = models_.find(function_id);
   CallSummary conservative{kD, {}, kD};
   if (model_it == models_.end()) return conservative;  // an import: nothing known
@@ -221,6 +237,10 @@ CallSummary UniformityInfo::Impl::Call(uint32_t function_id, const CallContext& 
   conservative.pointee_writes.assign(model.parameter_ids.size(), kD);
   FunctionState probe(model, context);  // normalizes the context's sizes
   auto key = std::make_pair(function_id, probe.context());
+  if (call_id != 0) {
+    std::vector<uint32_t>& sites = call_sites_[key];
+    if (std::find(sites.begin(), sites.end(), call_id) == sites.end()) sites.push_back(call_id);
+  }
   auto found = states_.find(key);
   if (found != states_.end()) return found->second->summary();
   // Recursion (Kernel modules only): assume the worst for the inner call.
@@ -373,6 +393,23 @@ Uniformity UniformityInfo::BranchLevel(uint32_t label) const {
   return impl_->JoinOverContexts(fn, [&](const FunctionState& s) { return s.Branch(b); });
 }
 
+std::vector<uint32_t> UniformityInfo::Joins(uint32_t label) const {
+  const uint32_t fn = impl_->FunctionOf(label);
+  if (fn == 0) return {};
+  const FunctionModel& model = *impl_->models_.at(fn);
+  const uint32_t b = model.blocks.Index(label);
+  if (b >= model.condition.size()) return {};  // not a block
+  // The solver marks joins for a branch whose condition is not uniform.
+  const uint32_t condition = model.condition[b];
+  if (condition == analysis::kNoNode) return {};
+  const Uniformity level =
+      impl_->JoinOverContexts(fn, [&](const FunctionState& s) { return s.UseLevel(condition, b); });
+  if (level == kU) return {};
+  std::vector<uint32_t> joins;
+  for (uint32_t join : model.Divergence(b).joins) joins.push_back(model.blocks.label_of[join]);
+  return joins;
+}
+
 Uniformity UniformityInfo::ControlFlowLevel(uint32_t label) const {
   const uint32_t fn = impl_->FunctionOf(label);
   if (fn == 0) return kU;
@@ -418,7 +455,18 @@ std::vector<UniformityStep> UniformityInfo::ExplainValue(uint32_t id) const {
     }
     if (widest == nullptr || widest->Level(node) == kU) break;
     const analysis::Reason& why = widest->Why(node);
-    steps.push_back({id, why.kind, why.cause, widest->Level(node), why.note});
+    // A parameter: the argument at a call site that passes this level.
+    uint32_t argument = 0;
+    const uint32_t parameter = model.nodes[node].parameter;
+    if (why.kind == UniformityStep::Kind::kCall && parameter != analysis::kNoNode) {
+      const uint32_t site = impl_->CallSiteOf(fn, *widest);
+      const spvtools::opt::Instruction* call = site != 0 ? impl_->index_.Def(site) : nullptr;
+      if (call != nullptr && call->NumInOperands() > parameter + 1) {
+        argument = call->GetSingleWordInOperand(parameter + 1);
+      }
+    }
+    steps.push_back(
+        {id, why.kind, argument != 0 ? argument : why.cause, widest->Level(node), why.note});
     // Why the branch in block index |b| is divergent: its condition, or a
     // call before it that may end some invocations.
     auto branch_cause = [&](uint32_t b) { return widest->BranchWhy(b).cause; };
@@ -426,6 +474,9 @@ std::vector<UniformityStep> UniformityInfo::ExplainValue(uint32_t id) const {
       case UniformityStep::Kind::kOperand:
       case UniformityStep::Kind::kMemory:
         id = why.cause;
+        break;
+      case UniformityStep::Kind::kCall:
+        id = argument;  // into the caller; 0 (stop) for return values
         break;
       case UniformityStep::Kind::kTemporal: {
         // Continue with the branch that makes threads leave the cycle
@@ -470,12 +521,20 @@ std::vector<UniformityStep> UniformityInfo::ExplainControlFlow(uint32_t label) c
     if (widest == nullptr || widest->ControlFlow(b) == kU) break;
     const analysis::Reason& why = widest->ControlFlowWhy(b);
     if (why.kind != UniformityStep::Kind::kControlFlow) {
-      const char* note = widest->context().control_flow != kU && why.cause == 0
-                             ? "the function is called in non-uniform control flow"
-                             : why.note;
-      steps.push_back({label, why.cause == 0 ? UniformityStep::Kind::kCallSite : why.kind,
-                       why.cause, widest->ControlFlow(b), note});
-      break;
+      if (why.cause != 0 || widest->context().control_flow == kU) {
+        steps.push_back({label, why.kind, why.cause, widest->ControlFlow(b), why.note});
+        break;
+      }
+      // The calling context: continue with the control flow of a call site
+      // that calls the function in it.
+      const uint32_t site = impl_->CallSiteOf(fn, *widest);
+      steps.push_back({label, UniformityStep::Kind::kCallSite, site, widest->ControlFlow(b),
+                       "the function is called in non-uniform control flow"});
+      const uint32_t caller = impl_->FunctionOf(site);
+      if (site == 0 || caller == 0) break;
+      const FunctionModel& caller_model = *impl_->models_.at(caller);
+      label = caller_model.blocks.label_of[caller_model.nodes[caller_model.NodeOf(site)].block];
+      continue;
     }
     steps.push_back({label, why.kind, why.cause, widest->ControlFlow(b), why.note});
     // The branch itself: why its decision is non-uniform, unless its own

@@ -253,7 +253,7 @@ Uniformity FunctionState::Evaluate(uint32_t n, SolverHost& host, Reason* why) {
         }
         context.pointees.push_back(pointee);
       }
-      const CallSummary summary = host.Call(inst->GetSingleWordInOperand(0), context);
+      const CallSummary summary = host.Call(inst->GetSingleWordInOperand(0), context, node.id);
       CallSummary& known = call_summary_[n];
       if (summary.ends_invocation != known.ends_invocation) {
         // Calls after this one in the block run in different control flow.

@@ -43,7 +43,8 @@ struct CallSummary {
 class SolverHost {
  public:
   virtual ~SolverHost() = default;
-  virtual CallSummary Call(uint32_t function_id, const CallContext& context) = 0;
+  // |call_id|: the OpFunctionCall's result id (0 for an entry point).
+  virtual CallSummary Call(uint32_t function_id, const CallContext& context, uint32_t call_id) = 0;
   // Content level of a module-scope variable (Private, Output, ...);
   // |note| explains a fixed verdict.
   virtual Uniformity VariableContent(uint32_t variable_id, uint32_t models, const char** note) = 0;
