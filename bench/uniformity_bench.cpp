@@ -5,11 +5,11 @@
 //
 //   load/NAME      LoadSpirvFromBytes + BuildIrContext (SPIRV-Tools' parser
 //                  into the optimizer IR), from the bytes already in memory.
-//   analysis/NAME  UniformityInfo::Compute on a freshly built context, so the
-//                  SPIRV-Tools analyses it builds lazily (def-use, decoration
-//                  and constant managers) are counted, as a user would pay them.
-//   managers/NAME  Only those SPIRV-Tools analyses, on a fresh context: the
-//                  part of analysis/NAME that is not spirv-conv's own code.
+//   analysis/NAME  UniformityInfo::Compute on a freshly built context, so
+//                  anything it builds lazily is counted, as a user pays it.
+//   managers/NAME  SPIRV-Tools' def-use, decoration and constant managers on
+//                  a fresh context: what the analysis saves by indexing ids
+//                  itself (analysis/module_index.h), for comparison.
 //
 // Context construction and destruction are excluded from the analysis timers
 // (PauseTiming). Usage:
