@@ -24,7 +24,11 @@ Families:
                exit; sometimes nested in, or containing, loops and diamonds.
 
 Also writes frag_large.frag (a GLSL fragment shader with many branches,
-loops and texture samples) and compiles it with glslangValidator -V.
+loops and texture samples) and compiles it with glslangValidator -V. With
+--frag NAME=STATEMENTS (repeatable) it writes those shaders instead, e.g.
+frag_12k=7700 for the ~12,000-block shader of the lint benchmark
+(bench/lint_bench.py). The same seed serves every size, so a smaller shader is
+a prefix of a larger one; --sizes "" leaves the kernels out.
 
 The generator is seeded, so every run writes the same files.
 """
@@ -487,13 +491,16 @@ def main():
     ap.add_argument("--out", required=True, help="output folder (under build/)")
     ap.add_argument("--sizes", default="1k,10k,100k", help="comma-separated: 1k, 10k, 100k")
     ap.add_argument("--glsl-statements", type=int, default=6000,
-                    help="statements in the GLSL shader (about 1.5 blocks each)")
+                    help="statements in frag_large (about 1.5 blocks each)")
+    ap.add_argument("--frag", action="append", metavar="NAME=STATEMENTS",
+                    help="write this GLSL fragment shader instead of frag_large "
+                         "(repeatable; about 1.5 blocks per statement)")
     ap.add_argument("--no-validate", action="store_true", help="skip spirv-val")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     made = []
     for family in FAMILIES:
-        for size in args.sizes.split(","):
+        for size in filter(None, args.sizes.split(",")):
             name = "%s_%s" % (family, size)
             seed = 1000 + 10 * FAMILIES.index(family) + list(SIZES).index(size)
             cfg = Cfg(family, SIZES[size], seed)
@@ -507,13 +514,17 @@ def main():
             if not args.no_validate:
                 run(["spirv-val", "--target-env", "spv1.2", base + ".spv"])
             made.append((name, len(cfg.blocks)))
-    base = os.path.join(args.out, "frag_large")
-    with open(base + ".frag", "w") as f:
-        f.write(emit_glsl(7, args.glsl_statements))
-    run(["glslangValidator", "-V", base + ".frag", "-o", base + ".spv"])
-    if not args.no_validate:
-        run(["spirv-val", "--target-env", "vulkan1.0", base + ".spv"])
-    made.append(("frag_large", count_labels(base + ".spv")))
+    frags = [("frag_large", args.glsl_statements)]
+    if args.frag:
+        frags = [(name, int(count)) for name, count in (f.split("=", 1) for f in args.frag)]
+    for name, statements in frags:
+        base = os.path.join(args.out, name)
+        with open(base + ".frag", "w") as f:
+            f.write(emit_glsl(7, statements))
+        run(["glslangValidator", "-V", base + ".frag", "-o", base + ".spv"])
+        if not args.no_validate:
+            run(["spirv-val", "--target-env", "vulkan1.0", base + ".spv"])
+        made.append((name, count_labels(base + ".spv")))
     for name, blocks in made:
         print("%-20s %7d blocks" % (name, blocks))
 

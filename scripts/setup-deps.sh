@@ -3,6 +3,7 @@
 # Idempotent and quiet when everything is already there.
 #
 #   scripts/setup-deps.sh            # packages + pinned SPIRV-Tools and glslang sources
+#                                    # + the SARIF 2.1.0 JSON schema (npm)
 #
 # Environment:
 #   SPIRV_CONV_THIRD_PARTY  where the source packages go (default: <repo>/third_party, git-ignored)
@@ -15,14 +16,24 @@ third_party=${SPIRV_CONV_THIRD_PARTY:-$repo/third_party}
 # The versions this project is built and tested against (Debian bookworm).
 SPIRV_TOOLS_DEB_VERSION=2023.1-2
 GLSLANG_DEB_VERSION=12.0.0-2
+# The SARIF 2.1.0 JSON schema that test/report/sarif_schema_test.py validates
+# `spirv-conv lint --format sarif` against (docs/sarif.md): Microsoft's copy of
+# the OASIS schema (SchemaStore's sarif-2.1.0-rtm.5.json), shipped in this npm
+# package. Pinned by version and by the schema file's SHA-256.
+SARIF_SCHEMA_NPM_PACKAGE=@microsoft/jest-sarif@1.0.0-beta.0
+SARIF_SCHEMA_NPM_PATH=package/lib/schemas/sarif-2.1.0-rtm.5.json
+SARIF_SCHEMA_SHA256=2d99159ae54a3eea97f81781cff48780548657c35949f4b7f25e99a2ba4de4f8
 
-# Debian packages: build tools, libraries, and the peer tools the tests compare against.
+# Debian packages: build tools, libraries, the peer tools the tests compare against, and
+# Graphviz (`dot`) for `spirv-conv cfg --format svg`.
 packages=(
   cmake ninja-build ccache g++ clang clang-format libclang-rt-14-dev python3 dpkg-dev
   spirv-headers spirv-tools glslang-dev glslang-tools
   libgtest-dev libgmock-dev googletest libbenchmark-dev
   nlohmann-json3-dev libcli11-dev
   llvm-19
+  graphviz
+  python3-jsonschema python3-rfc3987
 )
 
 log() { echo "setup-deps: $*" >&2; }
@@ -88,3 +99,31 @@ fetch_source() {
 mkdir -p "$third_party"
 fetch_source spirv-tools "$SPIRV_TOOLS_DEB_VERSION" "$third_party/spirv-tools"
 fetch_source glslang "$GLSLANG_DEB_VERSION" "$third_party/glslang"
+
+# fetch_sarif_schema DIR: the pinned SARIF schema as DIR/sarif-2.1.0-rtm.5.json (once).
+fetch_sarif_schema() {
+  local dir=$1 file=$1/sarif-2.1.0-rtm.5.json
+  if [ -f "$file" ] && echo "$SARIF_SCHEMA_SHA256  $file" | sha256sum --check --status; then
+    return 0
+  fi
+  if ! command -v npm >/dev/null; then
+    apt_update
+    log "installing npm"
+    quiet as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends npm
+  fi
+  log "fetching the SARIF schema from npm package $SARIF_SCHEMA_NPM_PACKAGE"
+  local tmp; tmp=$(mktemp -d "$third_party/.fetch.XXXXXX")
+  (cd "$tmp" && quiet npm pack --silent "$SARIF_SCHEMA_NPM_PACKAGE" &&
+     tar -xzf ./*.tgz "$SARIF_SCHEMA_NPM_PATH")
+  if ! echo "$SARIF_SCHEMA_SHA256  $tmp/$SARIF_SCHEMA_NPM_PATH" | sha256sum --check --status; then
+    log "checksum mismatch for $SARIF_SCHEMA_NPM_PATH of $SARIF_SCHEMA_NPM_PACKAGE"
+    rm -rf "$tmp"
+    return 1
+  fi
+  mkdir -p "$dir"
+  mv "$tmp/$SARIF_SCHEMA_NPM_PATH" "$file"
+  echo "$SARIF_SCHEMA_NPM_PACKAGE $SARIF_SCHEMA_NPM_PATH" >"$dir/.spirv-conv-version"
+  rm -rf "$tmp"
+}
+
+fetch_sarif_schema "$third_party/sarif-schema"

@@ -91,10 +91,8 @@ Status ParseRuleLevel(const std::string& setting, LintOptions* options);
 // Lints a module whose uniformity |info| was computed on |context|.
 // Findings come in module order; suppressed ones (docs/rules/README.md,
 // "Suppressing a finding") and those of rules turned off are left out.
-// Builds SPIRV-Tools analyses on |context| (def-use, decorations,
-// instruction-to-block) and serializes it once for friendly names, which for
-// NonSemantic debug info takes fresh ids from the context; instructions are
-// not changed.
+// Reads |context| through its own tables (no SPIRV-Tools def-use or
+// instruction-to-block analysis is built); instructions are not changed.
 std::vector<Finding> Lint(spvtools::opt::IRContext& context, const UniformityInfo& info,
                           const LintOptions& options);
 

@@ -2,8 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Renderers of the lint's one finding model (include/spirv_conv/lint.h):
-// compiler-style text and JSON (docs/json.md). Each renders a whole batch,
-// one FileFindings per input, in input order.
+// compiler-style text, JSON (docs/json.md) and SARIF 2.1.0 (docs/sarif.md).
+// Each renders a whole batch, one FileFindings per input, in input order.
 
 #ifndef INCLUDE_SPIRV_CONV_REPORT_H_
 #define INCLUDE_SPIRV_CONV_REPORT_H_
@@ -23,6 +23,21 @@ std::string RenderText(const std::vector<FileFindings>& files);
 
 // The JSON report of docs/json.md ("spirv-conv lint --format json").
 std::string RenderJson(const std::vector<FileFindings>& files);
+
+struct SarifOptions {
+  // The absolute directory that relative artifact URIs are relative to (the
+  // "%SRCROOT%" uriBaseId, recorded in run.originalUriBaseIds): relative
+  // paths are resolved against it, and paths under it are written relative
+  // to it; others become absolute file: URIs. Empty: relative paths are kept
+  // relative to an unrecorded %SRCROOT%, absolute ones absolute.
+  std::string source_root;
+};
+
+// The SARIF 2.1.0 log of docs/sarif.md ("spirv-conv lint --format sarif"):
+// one run, the rules of LintRules(), one result per finding with its notes as
+// related locations and as a code flow, and the inputs that could not be
+// linted as tool execution notifications.
+std::string RenderSarif(const std::vector<FileFindings>& files, const SarifOptions& options = {});
 
 }  // namespace spirv_conv
 

@@ -28,25 +28,25 @@ std::string OpcodeName(const Instruction& inst) {
 void CheckConvergent(const LintContext& lint, const char* rule, analysis::ConvergenceFlag flag,
                      const std::function<bool(uint32_t function)>& applies, const Judge& judge,
                      Findings* out) {
-  for (spvtools::opt::Function& function : *lint.ir.module()) {
-    if (!applies(function.result_id())) continue;
-    for (auto& block : function) {
-      for (const Instruction& inst : block) {
-        const analysis::ConvergenceClass cls = analysis::ClassifyConvergence(inst);
-        if (!cls.Has(flag)) continue;
-        const Uniformity required = analysis::RequiredControlFlow(inst, cls, &lint.ir);
-        if (lint.info.ControlFlowLevel(inst) <= required) continue;
-        std::optional<Verdict> verdict = judge(inst, cls, required);
-        if (!verdict) continue;
-        Finding finding;
-        finding.rule = rule;
-        finding.severity = verdict->severity;
-        finding.location = lint.locator.At(inst);
-        finding.message = std::move(verdict->message);
-        finding.notes = lint.explainer.ControlFlowAt(inst);
-        out->push_back({&inst, std::move(finding)});
-      }
-    }
+  for (const ConvergentInstruction& c : lint.convergent) {
+    if (!c.cls.Has(flag) || !applies(c.block->GetParent()->result_id())) continue;
+    const Instruction& inst = *c.inst;
+    const analysis::ConvergenceClass& cls = c.cls;
+    // Uniform control flow satisfies every scope; the scope operand is only
+    // looked up (RequiredControlFlow) otherwise.
+    const Uniformity level = lint.levels.ControlFlowLevel(inst);
+    if (level == Uniformity::kUniform) continue;
+    const Uniformity required = analysis::RequiredControlFlow(inst, cls, &lint.ir);
+    if (level <= required) continue;
+    std::optional<Verdict> verdict = judge(inst, cls, required);
+    if (!verdict) continue;
+    Finding finding;
+    finding.rule = rule;
+    finding.severity = verdict->severity;
+    finding.location = lint.locator.At(inst);
+    finding.message = std::move(verdict->message);
+    finding.notes = lint.explainer.ControlFlowAt(inst);
+    out->push_back({&inst, std::move(finding)});
   }
 }
 

@@ -26,22 +26,21 @@ struct DescriptorArray {
   bool opaque = false;
 };
 
-std::optional<DescriptorArray> AsDescriptorArray(spvtools::opt::IRContext& context,
+std::optional<DescriptorArray> AsDescriptorArray(const analysis::ModuleIndex& index,
                                                  const Instruction& variable) {
   const auto storage = static_cast<spv::StorageClass>(variable.GetSingleWordInOperand(0));
   if (storage != spv::StorageClass::UniformConstant && storage != spv::StorageClass::Uniform &&
       storage != spv::StorageClass::StorageBuffer) {
     return std::nullopt;
   }
-  auto* defs = context.get_def_use_mgr();
-  const Instruction* pointer = defs->GetDef(variable.type_id());
+  const Instruction* pointer = index.Def(variable.type_id());
   if (pointer == nullptr || pointer->opcode() != spv::Op::OpTypePointer) return std::nullopt;
-  const Instruction* type = defs->GetDef(pointer->GetSingleWordInOperand(1));
+  const Instruction* type = index.Def(pointer->GetSingleWordInOperand(1));
   DescriptorArray array;
   while (type != nullptr && (type->opcode() == spv::Op::OpTypeArray ||
                              type->opcode() == spv::Op::OpTypeRuntimeArray)) {
     ++array.depth;
-    type = defs->GetDef(type->GetSingleWordInOperand(0));
+    type = index.Def(type->GetSingleWordInOperand(0));
   }
   if (array.depth == 0 || type == nullptr) return std::nullopt;
   switch (type->opcode()) {
@@ -51,14 +50,12 @@ std::optional<DescriptorArray> AsDescriptorArray(spvtools::opt::IRContext& conte
     case spv::Op::OpTypeAccelerationStructureKHR:
       array.opaque = true;
       return array;
-    case spv::Op::OpTypeStruct: {
-      auto* decorations = context.get_decoration_mgr();
-      if (decorations->HasDecoration(type->result_id(), uint32_t(spv::Decoration::Block)) ||
-          decorations->HasDecoration(type->result_id(), uint32_t(spv::Decoration::BufferBlock))) {
+    case spv::Op::OpTypeStruct:
+      if (index.HasDecoration(type->result_id(), spv::Decoration::Block) ||
+          index.HasDecoration(type->result_id(), spv::Decoration::BufferBlock)) {
         return array;
       }
       return std::nullopt;
-    }
     default:
       return std::nullopt;
   }
@@ -84,7 +81,7 @@ class Tracer {
   void Chain(const Instruction& chain, uint32_t depth, Index index) {
     const uint32_t selectors = std::min(depth, chain.NumInOperands() - 1);
     for (uint32_t k = 1; k <= selectors; ++k) {
-      const Uniformity level = lint_.info.UseLevel(chain, k);
+      const Uniformity level = lint_.levels.UseLevel(chain, k);
       if (index.chain == nullptr || level > index.level) index = {&chain, k, level};
     }
     Follow(chain.result_id(), depth - selectors, index);
@@ -93,11 +90,8 @@ class Tracer {
  private:
   void Follow(uint32_t id, uint32_t depth, const Index& index) {
     if (!visited_.insert(id).second) return;
-    lint_.ir.get_def_use_mgr()->ForEachUse(id, [&](Instruction* user, uint32_t operand) {
-      const uint32_t skipped = user->NumOperands() - user->NumInOperands();
-      if (operand < skipped) return;
-      Use(*user, operand - skipped, depth, index);
-    });
+    for (const UseTable::Use& use : lint_.uses.UsesOf(id))
+      Use(*use.user, use.operand, depth, index);
   }
 
   void Use(const Instruction& user, uint32_t in, uint32_t depth, const Index& index) {
@@ -191,10 +185,7 @@ class Tracer {
     }
   }
 
-  size_t Position(const Instruction& inst) const {
-    auto it = lint_.positions.find(&inst);
-    return it == lint_.positions.end() ? ~size_t{0} : it->second;
-  }
+  size_t Position(const Instruction& inst) const { return lint_.blocks.Position(inst); }
 
   const LintContext& lint_;
   const Instruction& variable_;
@@ -209,32 +200,32 @@ std::vector<ResourceOperand> FindResourceOperands(const LintContext& lint) {
   std::unordered_map<uint32_t, ResourceOperand> found;
   for (const Instruction& variable : lint.ir.module()->types_values()) {
     if (variable.opcode() != spv::Op::OpVariable) continue;
-    const std::optional<DescriptorArray> array = AsDescriptorArray(lint.ir, variable);
+    const std::optional<DescriptorArray> array = AsDescriptorArray(lint.index, variable);
     if (!array) continue;
-    lint.ir.get_def_use_mgr()->ForEachUser(&variable, [&](Instruction* user) {
+    for (const UseTable::Use& use : lint.uses.UsesOf(variable.result_id())) {
+      const Instruction* user = use.user;
       if ((user->opcode() == spv::Op::OpAccessChain ||
            user->opcode() == spv::Op::OpInBoundsAccessChain) &&
-          user->GetSingleWordInOperand(0) == variable.result_id()) {
+          use.operand == 0) {
         Tracer(lint, variable, array->opaque, &found).Chain(*user, array->depth, {});
       }
-    });
+    }
   }
   std::vector<ResourceOperand> result;
   for (auto& entry : found) result.push_back(entry.second);
   std::sort(result.begin(), result.end(), [&](const ResourceOperand& a, const ResourceOperand& b) {
-    return lint.positions.at(a.user) < lint.positions.at(b.user);
+    return lint.blocks.Position(*a.user) < lint.blocks.Position(*b.user);
   });
   return result;
 }
 
 bool IsDecoratedNonUniform(const LintContext& lint, uint32_t id) {
-  return lint.ir.get_decoration_mgr()->HasDecoration(id, uint32_t(spv::Decoration::NonUniform));
+  return lint.index.HasDecoration(id, spv::Decoration::NonUniform);
 }
 
 std::string OperandRole(const LintContext& lint, const ResourceOperand& resource) {
-  const Instruction* def = lint.ir.get_def_use_mgr()->GetDef(resource.id);
-  const Instruction* type =
-      def == nullptr ? nullptr : lint.ir.get_def_use_mgr()->GetDef(def->type_id());
+  const Instruction* def = lint.index.Def(resource.id);
+  const Instruction* type = def == nullptr ? nullptr : lint.index.Def(def->type_id());
   if (type == nullptr) return "resource";
   switch (type->opcode()) {
     case spv::Op::OpTypeSampledImage:

@@ -45,25 +45,39 @@ class Disassembly::Mapper {
 
   std::string Name(uint32_t id) const {
     auto it = names_.find(id);
-    return it != names_.end() ? it->second : globals_->NameForId(id);
+    if (it != names_.end()) return it->second;
+    // Ids of function bodies keep their number (FriendlyNameMapper would
+    // format it through a string stream).
+    if (id >= global_.size() || !global_[id]) return std::to_string(id);
+    return globals_->NameForId(id);
   }
 
-  // The module up to its first function, without OpName/OpMemberName.
-  static std::vector<uint32_t> GlobalsWithoutNames(spvtools::opt::IRContext& context) {
-    std::vector<uint32_t> words;
-    context.module()->ToBinary(&words, /*skip_nop=*/false);
-    constexpr size_t kHeaderWords = 5;
-    std::vector<uint32_t> kept(words.begin(), words.begin() + kHeaderWords);
-    for (size_t at = kHeaderWords; at < words.size();) {
-      const uint32_t count = words[at] >> 16;
-      const auto opcode = static_cast<spv::Op>(words[at] & 0xffffu);
-      if (count == 0 || at + count > words.size() || opcode == spv::Op::OpFunction) break;
-      if (opcode != spv::Op::OpName && opcode != spv::Op::OpMemberName) {
-        kept.insert(kept.end(), words.begin() + at, words.begin() + at + count);
-      }
-      at += count;
-    }
-    return kept;
+  // The module up to its first function, without OpName/OpMemberName; the
+  // ids it defines are marked in |global_|.
+  std::vector<uint32_t> GlobalsWithoutNames(spvtools::opt::IRContext& context) {
+    const spvtools::opt::Module& module = *context.module();
+    std::vector<uint32_t> words = {spv::MagicNumber, module.version(), module.generator(),
+                                   module.id_bound(), module.schema()};
+    global_.assign(module.id_bound(), false);
+    auto add = [&](const Instruction& inst) {
+      inst.ToBinaryWithoutAttachedDebugInsts(&words);
+      if (inst.result_id() < global_.size()) global_[inst.result_id()] = true;
+    };
+    // Module::ForEachInst's order, without the names (debugs2) and the
+    // functions.
+    for (const Instruction& inst : module.capabilities()) add(inst);
+    for (const Instruction& inst : module.extensions()) add(inst);
+    for (const Instruction& inst : module.ext_inst_imports()) add(inst);
+    if (const Instruction* model = module.GetMemoryModel()) add(*model);
+    if (const Instruction* mode = module.GetSampledImageAddressMode()) add(*mode);
+    for (const Instruction& inst : module.entry_points()) add(inst);
+    for (const Instruction& inst : module.execution_modes()) add(inst);
+    for (const Instruction& inst : module.debugs1()) add(inst);
+    for (const Instruction& inst : module.debugs3()) add(inst);
+    for (const Instruction& inst : module.ext_inst_debuginfo()) add(inst);
+    for (const Instruction& inst : module.annotations()) add(inst);
+    for (const Instruction& inst : module.types_values()) add(inst);
+    return words;
   }
 
   // As FriendlyNameMapper::SaveName, with a counter per repeated name.
@@ -106,11 +120,13 @@ class Disassembly::Mapper {
   std::unordered_set<std::string> used_;
   std::unordered_map<std::string, uint32_t> repeats_;
   std::unique_ptr<spvtools::FriendlyNameMapper> globals_;
+  std::vector<bool> global_;  // by id: defined before the functions
   std::ostringstream text_;
   std::unique_ptr<spvtools::disassemble::InstructionDisassembler> printer_;
 };
 
-Disassembly::Disassembly(spvtools::opt::IRContext& context) : context_(context) {}
+Disassembly::Disassembly(spvtools::opt::IRContext& context, const analysis::ModuleIndex& index)
+    : context_(context), index_(index) {}
 Disassembly::~Disassembly() = default;
 
 Disassembly::Mapper& Disassembly::mapper() const {
@@ -124,9 +140,9 @@ namespace {
 
 // The extended instruction set an OpExtInst uses, for the name of its
 // instruction number.
-spv_ext_inst_type_t ExtInstType(spvtools::opt::IRContext& context, const Instruction& inst) {
+spv_ext_inst_type_t ExtInstType(const analysis::ModuleIndex& index, const Instruction& inst) {
   if (inst.opcode() != spv::Op::OpExtInst) return SPV_EXT_INST_TYPE_NONE;
-  const Instruction* import = context.get_def_use_mgr()->GetDef(inst.GetSingleWordInOperand(0));
+  const Instruction* import = index.Def(inst.GetSingleWordInOperand(0));
   if (import == nullptr) return SPV_EXT_INST_TYPE_NONE;
   return spvExtInstImportTypeGet(import->GetInOperand(0).AsString().c_str());
 }
@@ -158,7 +174,7 @@ std::string Disassembly::Text(const Instruction& inst) const {
   parsed.words = words.data();
   parsed.num_words = static_cast<uint16_t>(words.size());
   parsed.opcode = static_cast<uint16_t>(inst.opcode());
-  parsed.ext_inst_type = ExtInstType(context_, inst);
+  parsed.ext_inst_type = ExtInstType(index_, inst);
   parsed.type_id = inst.type_id();
   parsed.result_id = inst.result_id();
   parsed.operands = operands.data();

@@ -2,7 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // One instruction as spirv-dis prints it, with friendly names. The names are
-// computed once per module (Instruction::PrettyPrint serializes the whole
+// computed once per module, from its global section only, and only when a
+// finding is disassembled (Instruction::PrettyPrint serializes the whole
 // module on every call, which is quadratic over a report).
 
 #ifndef SOURCE_LINT_DISASSEMBLY_H_
@@ -12,6 +13,7 @@
 #include <memory>
 #include <string>
 
+#include "analysis/module_index.h"
 #include "source/opt/ir_context.h"
 
 namespace spirv_conv {
@@ -19,7 +21,7 @@ namespace lint {
 
 class Disassembly {
  public:
-  explicit Disassembly(spvtools::opt::IRContext& context);
+  Disassembly(spvtools::opt::IRContext& context, const analysis::ModuleIndex& index);
   ~Disassembly();
 
   // "%22 = OpLoad %v2float %inUV" (no indentation, no newline).
@@ -32,6 +34,7 @@ class Disassembly {
   Mapper& mapper() const;
 
   spvtools::opt::IRContext& context_;
+  const analysis::ModuleIndex& index_;
   mutable std::unique_ptr<Mapper> mapper_;  // built on first use
 };
 

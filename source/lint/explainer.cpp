@@ -47,9 +47,9 @@ class Explainer::Chain {
   std::vector<Note> Take() { return std::move(notes_); }
 
   void ControlFlowAt(const Instruction& inst) {
-    const auto* block = e_.context_.get_instr_block(const_cast<Instruction*>(&inst));
+    const auto* block = e_.blocks_.Of(inst);
     if (block == nullptr) return;
-    if (e_.info_.ControlFlowLevel(inst) > e_.info_.ControlFlowLevel(block->id())) {
+    if (e_.AfterEndingCall(inst, *block)) {
       // A call earlier in the block may end some invocations.
       if (const Instruction* call = EndingCall(block->id(), &inst)) InvocationsEndIn(*call);
     }
@@ -88,7 +88,7 @@ class Explainer::Chain {
   void Use(const Instruction& user, uint32_t operand) {
     if (Full() || operand >= user.NumInOperands()) return;
     const uint32_t id = user.GetSingleWordInOperand(operand);
-    if (e_.info_.UseLevel(user, operand) > e_.info_.ValueLevel(id)) {
+    if (e_.levels_.UseLevel(user, operand) > e_.info_.ValueLevel(id)) {
       TemporalUse(user, id);
     } else {
       Value(id, "");
@@ -104,13 +104,13 @@ class Explainer::Chain {
     notes_.push_back({message, at != nullptr ? e_.locator_.At(*at) : Location{}});
   }
 
-  const Instruction* Def(uint32_t id) const { return e_.context_.get_def_use_mgr()->GetDef(id); }
+  const Instruction* Def(uint32_t id) const { return e_.index_.Def(id); }
   const Instruction* Terminator(uint32_t label) const {
-    auto* block = e_.context_.get_instr_block(label);
-    return block == nullptr ? nullptr : &*block->tail();
+    const auto* block = e_.blocks_.OfLabel(label);
+    return block == nullptr ? nullptr : &*block->ctail();
   }
   uint32_t FunctionOfBlock(uint32_t label) const {
-    auto* block = e_.context_.get_instr_block(label);
+    const auto* block = e_.blocks_.OfLabel(label);
     return block == nullptr ? 0 : block->GetParent()->result_id();
   }
   std::string FunctionName(uint32_t function) const {
@@ -144,7 +144,7 @@ class Explainer::Chain {
   void Operand(const std::string& what, const char* noun, const Instruction& user,
                uint32_t operand) {
     const uint32_t id = user.GetSingleWordInOperand(operand);
-    const bool temporal = e_.info_.UseLevel(user, operand) > e_.info_.ValueLevel(id);
+    const bool temporal = e_.levels_.UseLevel(user, operand) > e_.info_.ValueLevel(id);
     if (IsNamed(id) || temporal || !First('v', id)) {
       Add(what + " " + Describe(id, ""), &user);
       Use(user, operand);
@@ -165,7 +165,7 @@ class Explainer::Chain {
   // to a function that may end invocations, or null.
   const Instruction* EndingCall(uint32_t label, const Instruction* stop) const {
     const Instruction* found = nullptr;
-    for (const Instruction& i : *e_.context_.get_instr_block(label)) {
+    for (const Instruction& i : *e_.blocks_.OfLabel(label)) {
       if (&i == stop) break;
       if (i.opcode() == spv::Op::OpFunctionCall &&
           e_.calls_.InvocationEnd(i.GetSingleWordInOperand(0)) != nullptr) {
@@ -182,7 +182,7 @@ class Explainer::Chain {
     const Instruction* end = e_.calls_.InvocationEnd(callee);
     if (end == nullptr || !First('k', callee)) return;
     Add(std::string("invocations end here (Op") + spvOpcodeString(end->opcode()) + ")", end);
-    if (auto* block = e_.context_.get_instr_block(const_cast<Instruction*>(end))) {
+    if (const auto* block = e_.blocks_.Of(*end)) {
       ControlFlow(block->id());
     }
   }
@@ -193,11 +193,11 @@ class Explainer::Chain {
     const Instruction* widest = nullptr;
     for (const Instruction* call : e_.calls_.CallsOf(function)) {
       if (widest == nullptr ||
-          e_.info_.ControlFlowLevel(*call) > e_.info_.ControlFlowLevel(*widest)) {
+          e_.levels_.ControlFlowLevel(*call) > e_.levels_.ControlFlowLevel(*widest)) {
         widest = call;
       }
     }
-    if (widest == nullptr || e_.info_.ControlFlowLevel(*widest) == Uniformity::kUniform) {
+    if (widest == nullptr || e_.levels_.ControlFlowLevel(*widest) == Uniformity::kUniform) {
       Add("'" + FunctionName(function) + "' is called in non-uniform control flow", nullptr);
       return;
     }
@@ -217,8 +217,7 @@ class Explainer::Chain {
   // different iterations.
   void TemporalUse(const Instruction& user, uint32_t id) {
     const Instruction* def = Def(id);
-    auto* def_block =
-        def == nullptr ? nullptr : e_.context_.get_instr_block(const_cast<Instruction*>(def));
+    const auto* def_block = def == nullptr ? nullptr : e_.blocks_.Of(*def);
     if (def_block == nullptr) return;
     const uint32_t function = def_block->GetParent()->result_id();
     const UniformityCycle* loop = nullptr;
@@ -243,7 +242,7 @@ class Explainer::Chain {
         continue;
       }
       bool exits = false;
-      e_.context_.get_instr_block(label)->ForEachSuccessorLabel([&](uint32_t successor) {
+      e_.blocks_.OfLabel(label)->ForEachSuccessorLabel([&](uint32_t successor) {
         exits |=
             std::find(loop->blocks.begin(), loop->blocks.end(), successor) == loop->blocks.end();
       });
@@ -350,17 +349,15 @@ class Explainer::Chain {
 
   // The store of |value| into |variable|, or |value|'s definition.
   const Instruction* Store(uint32_t value, const Instruction* variable) const {
-    const Instruction* found = nullptr;
-    e_.context_.get_def_use_mgr()->WhileEachUser(value, [&](Instruction* user) {
-      if (user->opcode() == spv::Op::OpStore && user->GetSingleWordInOperand(1) == value &&
+    for (const UseTable::Use& use : e_.uses_.UsesOf(value)) {
+      const Instruction* user = use.user;
+      if (user->opcode() == spv::Op::OpStore && use.operand == 1 &&
           (variable == nullptr ||
            e_.names_.RootVariable(user->GetSingleWordInOperand(0)) == variable)) {
-        found = user;
-        return false;
+        return user;
       }
-      return true;
-    });
-    return found != nullptr ? found : Def(value);
+    }
+    return Def(value);
   }
 
   void Source(const UniformityStep& step, const std::string& subject) {
@@ -374,11 +371,7 @@ class Explainer::Chain {
     }
     const std::string name = Describe(variable->result_id(), "");
     uint32_t builtin = 0;
-    e_.context_.get_decoration_mgr()->WhileEachDecoration(
-        variable->result_id(), uint32_t(spv::Decoration::BuiltIn), [&](const Instruction& d) {
-          builtin = d.GetSingleWordInOperand(2);
-          return false;
-        });
+    e_.index_.DecorationOperand(variable->result_id(), spv::Decoration::BuiltIn, &builtin);
     const auto storage = static_cast<spv::StorageClass>(variable->GetSingleWordInOperand(0));
     const std::string read = subject == name ? name : subject + " is read from " + name;
     if (builtin != 0 || storage == spv::StorageClass::Input) {
@@ -427,20 +420,7 @@ class Explainer::Chain {
       });
     }
     const uint32_t operand = index + 1;  // in-operand 0 is the callee
-    const Instruction* widest = nullptr;
-    Uniformity widest_level = Uniformity::kUniform;
-    for (const Instruction* call : e_.calls_.CallsOf(function)) {
-      if (operand >= call->NumInOperands()) continue;
-      Uniformity level = e_.info_.UseLevel(*call, operand);
-      // A pointer argument: what the caller stored behind it.
-      if (const Instruction* store = StoreBehind(*call, operand)) {
-        level = Join(level, e_.info_.ValueLevel(store->GetSingleWordInOperand(1)));
-      }
-      if (widest == nullptr || level > widest_level) {
-        widest = call;
-        widest_level = level;
-      }
-    }
+    const Instruction* widest = WidestCall(param, function, operand);
     const std::string name = Describe(param.result_id(), "");
     if (widest == nullptr) {
       Add("parameter " + name + " of '" + FunctionName(function) + "' may be non-uniform", &param);
@@ -462,6 +442,28 @@ class Explainer::Chain {
     Use(*widest, operand);
   }
 
+  // The first call of |function| that passes the least uniform argument for
+  // |param| (in-operand |operand|), or null; once per parameter.
+  const Instruction* WidestCall(const Instruction& param, uint32_t function, uint32_t operand) {
+    auto [cached, added] = e_.widest_calls_.try_emplace(&param, nullptr);
+    if (!added) return cached->second;
+    Uniformity widest_level = Uniformity::kUniform;
+    for (const Instruction* call : e_.calls_.CallsOf(function)) {
+      if (operand >= call->NumInOperands()) continue;
+      Uniformity level = e_.levels_.UseLevel(*call, operand);
+      // A pointer argument: what the caller stored behind it.
+      if (const Instruction* store = StoreBehind(*call, operand)) {
+        level = Join(level, e_.info_.ValueLevel(store->GetSingleWordInOperand(1)));
+      }
+      if (cached->second == nullptr || level > widest_level) {
+        cached->second = call;
+        widest_level = level;
+      }
+      if (widest_level == Uniformity::kDivergent) break;  // none can be wider
+    }
+    return cached->second;
+  }
+
   // The last store before |call| (in its block) to the variable that
   // pointer argument |operand| points into.
   const Instruction* StoreBehind(const Instruction& call, uint32_t operand) const {
@@ -472,7 +474,7 @@ class Explainer::Chain {
       return nullptr;
     }
     const Instruction* variable = e_.names_.RootVariable(argument->result_id());
-    auto* block = e_.context_.get_instr_block(const_cast<Instruction*>(&call));
+    const auto* block = e_.blocks_.Of(call);
     if (variable == nullptr || block == nullptr) return nullptr;
     const Instruction* last = nullptr;
     for (const Instruction& i : *block) {
@@ -492,7 +494,7 @@ class Explainer::Chain {
       for (auto& block : *f) {
         const Instruction* ret = &*block.tail();
         if (ret->opcode() != spv::Op::OpReturnValue) continue;
-        if (widest == nullptr || e_.info_.UseLevel(*ret, 0) > e_.info_.UseLevel(*widest, 0)) {
+        if (widest == nullptr || e_.levels_.UseLevel(*ret, 0) > e_.levels_.UseLevel(*widest, 0)) {
           widest = ret;
         }
       }
@@ -503,7 +505,7 @@ class Explainer::Chain {
       Add(subject + " is the value returned by '" + FunctionName(callee) + "'", &call);
     }
     if (widest == nullptr || !First('r', callee)) return;
-    if (e_.info_.UseLevel(*widest, 0) == Uniformity::kUniform) {
+    if (e_.levels_.UseLevel(*widest, 0) == Uniformity::kUniform) {
       Add("'" + FunctionName(callee) + "' returns from paths that diverged", widest);
       return;
     }
@@ -516,13 +518,28 @@ class Explainer::Chain {
 };
 
 Explainer::Explainer(spvtools::opt::IRContext& context, const UniformityInfo& info,
-                     const Names& names, const Locator& locator, const CallGraph& calls)
-    : context_(context), info_(info), names_(names), locator_(locator), calls_(calls) {}
+                     const analysis::ModuleIndex& index, const BlockTable& blocks,
+                     const UseTable& uses, const Levels& levels, const Names& names,
+                     const Locator& locator, const CallGraph& calls)
+    : context_(context),
+      info_(info),
+      index_(index),
+      blocks_(blocks),
+      uses_(uses),
+      levels_(levels),
+      names_(names),
+      locator_(locator),
+      calls_(calls) {}
+
+bool Explainer::AfterEndingCall(const Instruction& inst,
+                                const spvtools::opt::BasicBlock& block) const {
+  return levels_.ControlFlowLevel(inst) > info_.ControlFlowLevel(block.id());
+}
 
 std::vector<Note> Explainer::ControlFlowAt(const Instruction& inst) const {
-  auto* block = context_.get_instr_block(const_cast<Instruction*>(&inst));
+  const auto* block = blocks_.Of(inst);
   if (block == nullptr) return {};
-  const bool after_ending_call = info_.ControlFlowLevel(inst) > info_.ControlFlowLevel(block->id());
+  const bool after_ending_call = AfterEndingCall(inst, *block);
   auto cached = block_notes_.find(block->id());
   if (after_ending_call || cached == block_notes_.end()) {
     Chain chain(*this);

@@ -14,7 +14,10 @@
 #include <unordered_map>
 #include <vector>
 
+#include "analysis/module_index.h"
 #include "lint/call_graph.h"
+#include "lint/ir_tables.h"
+#include "lint/levels.h"
 #include "lint/locator.h"
 #include "lint/names.h"
 #include "source/opt/ir_context.h"
@@ -26,8 +29,10 @@ namespace lint {
 
 class Explainer {
  public:
-  Explainer(spvtools::opt::IRContext& context, const UniformityInfo& info, const Names& names,
-            const Locator& locator, const CallGraph& calls);
+  Explainer(spvtools::opt::IRContext& context, const UniformityInfo& info,
+            const analysis::ModuleIndex& index, const BlockTable& blocks, const UseTable& uses,
+            const Levels& levels, const Names& names, const Locator& locator,
+            const CallGraph& calls);
 
   // Why |inst| runs in non-uniform control flow. (Instructions of one block
   // share the explanation: it is computed once per block.)
@@ -38,6 +43,11 @@ class Explainer {
  private:
   class Chain;  // one explanation being built
 
+  // A call earlier in |inst|'s block may end some invocations, so |inst|
+  // runs in less uniform control flow than the start of |block|.
+  bool AfterEndingCall(const spvtools::opt::Instruction& inst,
+                       const spvtools::opt::BasicBlock& block) const;
+
   // The first store of a value that is not uniform into |variable| (or
   // through a pointer into it), or null; indexed on first use.
   const spvtools::opt::Instruction* NonUniformStore(
@@ -45,6 +55,10 @@ class Explainer {
 
   spvtools::opt::IRContext& context_;
   const UniformityInfo& info_;
+  const analysis::ModuleIndex& index_;
+  const BlockTable& blocks_;
+  const UseTable& uses_;
+  const Levels& levels_;
   const Names& names_;
   const Locator& locator_;
   const CallGraph& calls_;
@@ -52,6 +66,9 @@ class Explainer {
   mutable std::unordered_map<const spvtools::opt::Instruction*, const spvtools::opt::Instruction*>
       non_uniform_stores_;
   mutable bool stores_indexed_ = false;
+  // Parameter -> the call that passes its least uniform argument.
+  mutable std::unordered_map<const spvtools::opt::Instruction*, const spvtools::opt::Instruction*>
+      widest_calls_;
 };
 
 }  // namespace lint

@@ -9,11 +9,14 @@
 #define SOURCE_LINT_LINT_CONTEXT_H_
 
 #include <string>
-#include <unordered_map>
+#include <vector>
 
+#include "analysis/module_index.h"
 #include "lint/call_graph.h"
 #include "lint/disassembly.h"
 #include "lint/explainer.h"
+#include "lint/ir_tables.h"
+#include "lint/levels.h"
 #include "lint/locator.h"
 #include "lint/names.h"
 #include "lint/source_files.h"
@@ -23,41 +26,38 @@
 namespace spirv_conv {
 namespace lint {
 
-// The position of every instruction of every function body in module order.
-using Positions = std::unordered_map<const spvtools::opt::Instruction*, size_t>;
-inline Positions ModulePositions(spvtools::opt::IRContext& context) {
-  Positions positions;
-  for (spvtools::opt::Function& function : *context.module()) {
-    for (auto& block : function) {
-      for (const spvtools::opt::Instruction& inst : block)
-        positions.emplace(&inst, positions.size());
-    }
-  }
-  return positions;
-}
-
+// The tables are built here, without SPIRV-Tools' def-use, decoration or
+// instruction-to-block analyses (lint/ir_tables.h).
 struct LintContext {
   LintContext(spvtools::opt::IRContext& context, const UniformityInfo& uniformity,
               const std::string& input_path)
       : ir(context),
         info(uniformity),
-        disassembly(context),
-        names(context, disassembly),
-        sources(context, input_path),
-        locator(context, names, disassembly, sources),
+        index(&context),
+        blocks(context, index),
+        uses(context),
+        convergent(FindConvergentInstructions(context)),
+        disassembly(context, index),
+        names(context, index, disassembly),
+        sources(context, index, blocks, input_path),
+        locator(context, names, disassembly, sources, blocks),
         calls(context),
-        explainer(context, uniformity, names, locator, calls),
-        positions(ModulePositions(context)) {}
+        levels(context, uniformity, index, blocks, calls),
+        explainer(context, uniformity, index, blocks, uses, levels, names, locator, calls) {}
 
   spvtools::opt::IRContext& ir;
   const UniformityInfo& info;
+  analysis::ModuleIndex index;
+  BlockTable blocks;
+  UseTable uses;
+  const std::vector<ConvergentInstruction> convergent;
   Disassembly disassembly;
   Names names;
   SourceFiles sources;
   Locator locator;
   CallGraph calls;
+  Levels levels;
   Explainer explainer;
-  Positions positions;
 };
 
 }  // namespace lint

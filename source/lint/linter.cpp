@@ -80,7 +80,7 @@ std::vector<Finding> Lint(spvtools::opt::IRContext& context, const UniformityInf
   // Module order; rules in table order at the same instruction.
   std::stable_sort(kept.begin(), kept.end(),
                    [&](const lint::RuleFinding& a, const lint::RuleFinding& b) {
-                     return lint.positions.at(a.at) < lint.positions.at(b.at);
+                     return lint.blocks.Position(*a.at) < lint.blocks.Position(*b.at);
                    });
   std::vector<Finding> findings;
   for (lint::RuleFinding& f : kept) findings.push_back(std::move(f.finding));

@@ -9,8 +9,9 @@ namespace lint {
 using spvtools::opt::Instruction;
 
 Locator::Locator(spvtools::opt::IRContext& context, const Names& names,
-                 const Disassembly& disassembly, const SourceFiles& sources)
-    : context_(context), names_(names), disassembly_(disassembly), sources_(sources) {
+                 const Disassembly& disassembly, const SourceFiles& sources,
+                 const BlockTable& blocks)
+    : names_(names), disassembly_(disassembly), sources_(sources), blocks_(blocks) {
   for (const spvtools::opt::Function& function : *context.module()) {
     function.ForEachParam([&](const Instruction* param) {
       function_of_parameter_.emplace(param->result_id(), function.result_id());
@@ -24,8 +25,7 @@ uint32_t Locator::FunctionOf(const Instruction& inst) const {
     auto it = function_of_parameter_.find(inst.result_id());
     return it == function_of_parameter_.end() ? 0 : it->second;
   }
-  const auto* block = context_.get_instr_block(const_cast<Instruction*>(&inst));
-  return block == nullptr ? 0 : block->GetParent()->result_id();
+  return blocks_.FunctionOf(inst);
 }
 
 Location Locator::At(const Instruction& inst) const {
@@ -37,7 +37,7 @@ Location Locator::At(const Instruction& inst) const {
     location.source_line = sources_.Line(position->file, position->line);
   }
   if (const uint32_t function = FunctionOf(inst)) location.function = names_.Name(function);
-  if (const auto* block = context_.get_instr_block(const_cast<Instruction*>(&inst))) {
+  if (const auto* block = blocks_.Of(inst)) {
     location.block = names_.Block(block->id());
   }
   location.instruction = disassembly_.Text(inst);
@@ -45,9 +45,9 @@ Location Locator::At(const Instruction& inst) const {
 }
 
 Location Locator::AtBlock(uint32_t label) const {
-  auto* block = context_.get_instr_block(label);
+  const auto* block = blocks_.OfLabel(label);
   if (block == nullptr) return Location{};
-  return At(*block->tail());
+  return At(*block->ctail());
 }
 
 }  // namespace lint

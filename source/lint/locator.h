@@ -12,6 +12,7 @@
 #include <unordered_map>
 
 #include "lint/disassembly.h"
+#include "lint/ir_tables.h"
 #include "lint/names.h"
 #include "lint/source_files.h"
 #include "source/opt/ir_context.h"
@@ -23,7 +24,7 @@ namespace lint {
 class Locator {
  public:
   Locator(spvtools::opt::IRContext& context, const Names& names, const Disassembly& disassembly,
-          const SourceFiles& sources);
+          const SourceFiles& sources, const BlockTable& blocks);
 
   Location At(const spvtools::opt::Instruction& inst) const;
   // A block is where its terminator is (the branch that decides).
@@ -32,10 +33,10 @@ class Locator {
   uint32_t FunctionOf(const spvtools::opt::Instruction& inst) const;
 
  private:
-  spvtools::opt::IRContext& context_;
   const Names& names_;
   const Disassembly& disassembly_;
   const SourceFiles& sources_;
+  const BlockTable& blocks_;
   std::unordered_map<uint32_t, uint32_t> function_of_parameter_;
 };
 

@@ -8,8 +8,9 @@ namespace lint {
 
 using spvtools::opt::Instruction;
 
-Names::Names(spvtools::opt::IRContext& context, const Disassembly& disassembly)
-    : context_(context), disassembly_(disassembly) {
+Names::Names(spvtools::opt::IRContext& context, const analysis::ModuleIndex& index,
+             const Disassembly& disassembly)
+    : index_(index), disassembly_(disassembly) {
   for (const Instruction& inst : context.module()->debugs2()) {
     if (inst.opcode() != spv::Op::OpName) continue;
     std::string name = inst.GetInOperand(1).AsString();
@@ -33,7 +34,7 @@ std::string Names::Block(uint32_t label) const {
 }
 
 const Instruction* Names::RootVariable(uint32_t pointer_id) const {
-  const Instruction* inst = context_.get_def_use_mgr()->GetDef(pointer_id);
+  const Instruction* inst = index_.Def(pointer_id);
   for (int depth = 0; inst != nullptr && depth < 64; ++depth) {
     switch (inst->opcode()) {
       case spv::Op::OpVariable:
@@ -44,7 +45,7 @@ const Instruction* Names::RootVariable(uint32_t pointer_id) const {
       case spv::Op::OpPtrAccessChain:
       case spv::Op::OpInBoundsPtrAccessChain:
       case spv::Op::OpCopyObject:
-        inst = context_.get_def_use_mgr()->GetDef(inst->GetSingleWordInOperand(0));
+        inst = index_.Def(inst->GetSingleWordInOperand(0));
         break;
       default:
         return nullptr;
@@ -56,7 +57,7 @@ const Instruction* Names::RootVariable(uint32_t pointer_id) const {
 std::string Names::Describe(uint32_t id) const {
   const std::string name = Name(id);
   if (!name.empty()) return "'" + name + "'";
-  const Instruction* inst = context_.get_def_use_mgr()->GetDef(id);
+  const Instruction* inst = index_.Def(id);
   // nonuniformEXT(i) and HLSL's NonUniformResourceIndex(i) copy the index.
   if (inst != nullptr && inst->opcode() == spv::Op::OpCopyObject) {
     return Describe(inst->GetSingleWordInOperand(0));

@@ -12,6 +12,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "analysis/module_index.h"
 #include "lint/disassembly.h"
 #include "source/opt/ir_context.h"
 
@@ -20,7 +21,8 @@ namespace lint {
 
 class Names {
  public:
-  Names(spvtools::opt::IRContext& context, const Disassembly& disassembly);
+  Names(spvtools::opt::IRContext& context, const analysis::ModuleIndex& index,
+        const Disassembly& disassembly);
 
   // The OpName of |id| (functions without glslang's signature suffix), or "".
   std::string Name(uint32_t id) const;
@@ -37,7 +39,7 @@ class Names {
   const spvtools::opt::Instruction* RootVariable(uint32_t pointer_id) const;
 
  private:
-  spvtools::opt::IRContext& context_;
+  const analysis::ModuleIndex& index_;
   const Disassembly& disassembly_;
   std::unordered_map<uint32_t, std::string> names_;
 };

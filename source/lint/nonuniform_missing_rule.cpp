@@ -18,7 +18,7 @@ using spvtools::opt::Instruction;
 // NonUniform (glslang decorates the load but not an OpSampledImage built
 // from it), or null.
 const Instruction* DecoratedSource(const LintContext& lint, uint32_t id) {
-  const Instruction* inst = lint.ir.get_def_use_mgr()->GetDef(id);
+  const Instruction* inst = lint.index.Def(id);
   for (int depth = 0; inst != nullptr && depth < 16; ++depth) {
     switch (inst->opcode()) {
       case spv::Op::OpSampledImage:
@@ -28,7 +28,7 @@ const Instruction* DecoratedSource(const LintContext& lint, uint32_t id) {
       case spv::Op::OpAccessChain:
       case spv::Op::OpInBoundsAccessChain:
       case spv::Op::OpImageTexelPointer:
-        inst = lint.ir.get_def_use_mgr()->GetDef(inst->GetSingleWordInOperand(0));
+        inst = lint.index.Def(inst->GetSingleWordInOperand(0));
         break;
       default:
         return nullptr;

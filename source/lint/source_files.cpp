@@ -56,7 +56,21 @@ std::vector<std::string> ReadLines(const std::filesystem::path& path) {
 }  // namespace
 
 SourceFiles::SourceFiles(spvtools::opt::IRContext& context, std::string input_path)
-    : context_(context), input_path_(std::move(input_path)) {
+    : own_index_(std::make_unique<analysis::ModuleIndex>(&context)),
+      own_blocks_(std::make_unique<BlockTable>(context, *own_index_)),
+      index_(*own_index_),
+      blocks_(*own_blocks_),
+      input_path_(std::move(input_path)) {
+  Read(context);
+}
+
+SourceFiles::SourceFiles(spvtools::opt::IRContext& context, const analysis::ModuleIndex& index,
+                         const BlockTable& blocks, std::string input_path)
+    : index_(index), blocks_(blocks), input_path_(std::move(input_path)) {
+  Read(context);
+}
+
+void SourceFiles::Read(spvtools::opt::IRContext& context) {
   // OpString names, and OpSource texts continued by OpSourceContinued.
   std::string* text = nullptr;
   std::map<std::string, std::string> texts;
@@ -101,7 +115,7 @@ std::string SourceFiles::StringOf(uint32_t id) const {
 }
 
 uint32_t SourceFiles::ConstantOf(uint32_t id) const {
-  const Instruction* constant = context_.get_def_use_mgr()->GetDef(id);
+  const Instruction* constant = index_.Def(id);
   if (constant == nullptr || constant->opcode() != spv::Op::OpConstant) return 0;
   return constant->GetSingleWordInOperand(0);
 }
@@ -115,8 +129,7 @@ std::optional<SourcePosition> SourceFiles::PositionOf(const Instruction& line_in
     position.column = line_inst.GetSingleWordInOperand(2);
   } else if (line_inst.IsLine() && line_inst.NumInOperands() > 5) {
     // DebugLine: set, instruction, Source, Line Start, Line End, Column Start, ...
-    const Instruction* source =
-        context_.get_def_use_mgr()->GetDef(line_inst.GetSingleWordInOperand(2));
+    const Instruction* source = index_.Def(line_inst.GetSingleWordInOperand(2));
     if (source != nullptr && source->NumInOperands() > 2) {
       position.file = StringOf(source->GetSingleWordInOperand(2));
     }
@@ -133,7 +146,7 @@ std::optional<SourcePosition> SourceFiles::PositionAt(const Instruction& inst) c
   auto line_of = [&](const Instruction& i) -> std::optional<SourcePosition> {
     return PositionOf(i.dbg_line_insts().back());
   };
-  const auto* block = context_.get_instr_block(const_cast<Instruction*>(&inst));
+  const auto* block = blocks_.Of(inst);
   if (block == nullptr) {
     if (inst.dbg_line_insts().empty()) return std::nullopt;
     return line_of(inst);

@@ -11,11 +11,14 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
+#include "analysis/module_index.h"
+#include "lint/ir_tables.h"
 #include "source/opt/ir_context.h"
 
 namespace spirv_conv {
@@ -31,6 +34,9 @@ class SourceFiles {
  public:
   // |input_path| is the file the module was loaded from: relative source
   // paths are also looked up next to it. May be empty.
+  SourceFiles(spvtools::opt::IRContext& context, const analysis::ModuleIndex& index,
+              const BlockTable& blocks, std::string input_path);
+  // The same with its own index and block table (for a caller without them).
   SourceFiles(spvtools::opt::IRContext& context, std::string input_path);
 
   // The position an OpLine or DebugLine names; nullopt for OpNoLine,
@@ -47,11 +53,16 @@ class SourceFiles {
   std::string Line(const std::string& file, uint32_t line) const;
 
  private:
+  // OpString names and the source texts the module holds.
+  void Read(spvtools::opt::IRContext& context);
   std::string StringOf(uint32_t id) const;
   uint32_t ConstantOf(uint32_t id) const;
   const std::vector<std::string>* TextOf(const std::string& file) const;
 
-  spvtools::opt::IRContext& context_;
+  std::unique_ptr<analysis::ModuleIndex> own_index_;
+  std::unique_ptr<BlockTable> own_blocks_;
+  const analysis::ModuleIndex& index_;
+  const BlockTable& blocks_;
   std::string input_path_;
   std::unordered_map<uint32_t, std::string> strings_;  // OpString
   // Source texts by file name: from the module, then read from disk on demand

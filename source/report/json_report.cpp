@@ -46,7 +46,8 @@ std::string RenderJson(const std::vector<FileFindings>& files) {
     entries.push_back(entry);
   }
   json report = {{"tool", "spirv-conv"}, {"version", VersionNumber()}, {"files", entries}};
-  return report.dump(2) + "\n";
+  // glslang stores non-ASCII file names as raw bytes; replace what is not UTF-8.
+  return report.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace spirv_conv

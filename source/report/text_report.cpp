@@ -12,6 +12,7 @@
 
 #include <sstream>
 
+#include "report/module_position.h"
 #include "spirv_conv/report.h"
 
 namespace spirv_conv {
@@ -47,10 +48,7 @@ void Context(const Location& at, std::ostream& out) {
     return;
   }
   if (at.line != 0) return;  // the position says it all
-  std::string where;
-  if (!at.function.empty()) where += "in function '" + at.function + "'";
-  if (!at.block.empty()) where += std::string(where.empty() ? "in" : ",") + " block " + at.block;
-  if (!at.instruction.empty()) where += (where.empty() ? "" : ": ") + at.instruction;
+  const std::string where = report::ModulePosition(at);
   if (!where.empty()) out << "  " << where << "\n";
 }
 

@@ -21,6 +21,7 @@ Command AddOptCommand(CLI::App& app);
 Command AddDisCommand(CLI::App& app);
 Command AddUniformityCommand(CLI::App& app);
 Command AddLintCommand(CLI::App& app);
+Command AddCfgCommand(CLI::App& app);
 
 }  // namespace cli
 }  // namespace spirv_conv

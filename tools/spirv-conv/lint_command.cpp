@@ -1,8 +1,8 @@
 // Copyright (c) 2026 The spirv-conv authors
 // SPDX-License-Identifier: Apache-2.0
 //
-// spirv-conv lint: the convergence lint over files and directories, as text
-// or JSON (docs/rules/, docs/json.md).
+// spirv-conv lint: the convergence lint over files and directories, as text,
+// JSON or SARIF (docs/rules/, docs/json.md, docs/sarif.md).
 
 #include <unistd.h>
 
@@ -53,8 +53,11 @@ Command AddLintCommand(CLI::App& app) {
                    "(.spv .spvasm and GLSL stage extensions); - for stdin")
       ->required();
   command->add_option("-o", flags->output, "Report file (default: - for stdout)");
-  command->add_option("--format", flags->format, "text or json")
-      ->check(CLI::IsMember({"text", "json"}));
+  command
+      ->add_option("--format", flags->format,
+                   "text, json (docs/json.md) or sarif (SARIF 2.1.0 for GitHub code scanning, "
+                   "docs/sarif.md)")
+      ->check(CLI::IsMember({"text", "json", "sarif"}));
   command->add_flag("--werror", flags->werror, "Exit 1 on warnings too");
   command
       ->add_option("--rule", flags->rules,
@@ -111,7 +114,18 @@ Command AddLintCommand(CLI::App& app) {
         }
       }
     }
-    const std::string report = flags->format == "json" ? RenderJson(results) : RenderText(results);
+    std::string report;
+    if (flags->format == "json") {
+      report = RenderJson(results);
+    } else if (flags->format == "sarif") {
+      // Relative paths are relative to the working directory: it is %SRCROOT%.
+      std::error_code error;
+      SarifOptions sarif;
+      sarif.source_root = std::filesystem::current_path(error).string();
+      report = RenderSarif(results, sarif);
+    } else {
+      report = RenderText(results);
+    }
     Status written = WriteOutput(flags->output, report, paths);
     if (!written) return Worst(exit_code, Report(written.error()));
     return exit_code;

@@ -33,6 +33,7 @@ int main(int argc, char** argv) {
   add(spirv_conv::cli::AddDisCommand);
   add(spirv_conv::cli::AddUniformityCommand);
   add(spirv_conv::cli::AddLintCommand);
+  add(spirv_conv::cli::AddCfgCommand);
 
   try {
     app.parse(argc, argv);

@@ -231,7 +231,8 @@ std::string UniformityJson(IRContext& context, const UniformityInfo& info,
                          {"cycles", cycles}});
   }
   json report = {{"file", file}, {"functions", functions}};
-  return report.dump(2) + "\n";
+  // OpName and OpString bytes may not be UTF-8: replace what is not.
+  return report.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace cli

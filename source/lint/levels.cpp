@@ -1,0 +1,52 @@
+// Copyright (c) 2026 The spirv-conv authors
+// SPDX-License-Identifier: Apache-2.0
+
+#include "lint/levels.h"
+
+namespace spirv_conv {
+namespace lint {
+
+using spvtools::opt::Instruction;
+
+Uniformity Levels::UseLevel(const Instruction& user, uint32_t operand) const {
+  const uint32_t id = user.GetSingleWordInOperand(operand);
+  const Uniformity defined = info_.ValueLevel(id);
+  if (defined == Uniformity::kDivergent) return defined;
+  const Instruction* def = index_.Def(id);
+  const spvtools::opt::BasicBlock* block = def == nullptr ? nullptr : blocks_.Of(*def);
+  if (block == nullptr || !InCycleWithDivergentExit(block->id())) return defined;
+  return info_.UseLevel(user, operand);
+}
+
+Uniformity Levels::ControlFlowLevel(const Instruction& inst) const {
+  const spvtools::opt::BasicBlock* block = blocks_.Of(inst);
+  if (block == nullptr) return Uniformity::kUniform;
+  if (blocks_.CallsBefore(inst) != 0) {
+    for (const Instruction& earlier : *block) {
+      if (&earlier == &inst) break;
+      if (earlier.opcode() == spv::Op::OpFunctionCall &&
+          calls_.InvocationEnd(earlier.GetSingleWordInOperand(0)) != nullptr) {
+        return info_.ControlFlowLevel(inst);
+      }
+    }
+  }
+  return info_.ControlFlowLevel(block->id());
+}
+
+bool Levels::InCycleWithDivergentExit(uint32_t label) const {
+  if (divergent_exit_blocks_.empty()) {
+    divergent_exit_blocks_.assign(context_.module()->IdBound(), false);
+    for (const spvtools::opt::Function& function : *context_.module()) {
+      for (const UniformityCycle& cycle : info_.Cycles(function.result_id())) {
+        if (cycle.divergent_exit == Uniformity::kUniform) continue;
+        for (uint32_t b : cycle.blocks) {
+          if (b < divergent_exit_blocks_.size()) divergent_exit_blocks_[b] = true;
+        }
+      }
+    }
+  }
+  return label < divergent_exit_blocks_.size() && divergent_exit_blocks_[label];
+}
+
+}  // namespace lint
+}  // namespace spirv_conv
