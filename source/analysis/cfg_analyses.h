@@ -23,7 +23,8 @@ struct CfgAnalyses {
 
   Cfg cfg;
   std::vector<std::vector<uint32_t>> predecessors;
-  std::vector<uint32_t> rpo_index;  // position in reverse post-order; ~0u if unreachable
+  std::vector<uint32_t> rpo;        // the reachable blocks in reverse post-order
+  std::vector<uint32_t> rpo_index;  // position in |rpo|; ~0u if unreachable
   CycleInfo cycles;
   DominatorTree dominators;
   DominatorTree post_dominators;  // virtual exit = cfg.size()

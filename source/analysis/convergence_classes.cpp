@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "analysis/uniformity_sources.h"
 #include "source/opcode.h"
 #include "source/opt/ir_context.h"
 
@@ -13,7 +14,6 @@ namespace analysis {
 namespace {
 
 using spv::Op;
-constexpr Uniformity kU = Uniformity::kUniform;
 constexpr Uniformity kS = Uniformity::kSubgroup;
 constexpr Uniformity kQ = Uniformity::kQuad;
 constexpr Uniformity kD = Uniformity::kDivergent;
@@ -186,38 +186,19 @@ ConvergenceClass ClassifyConvergence(const spvtools::opt::Instruction& inst) {
   }
 }
 
-Uniformity ExecutionScopeLevel(uint32_t scope_id, spvtools::opt::IRContext* context) {
-  const spvtools::opt::Instruction* constant = context->get_def_use_mgr()->GetDef(scope_id);
-  if (constant == nullptr || constant->opcode() != Op::OpConstant) return kD;
-  switch (static_cast<spv::Scope>(constant->GetSingleWordInOperand(0))) {
-    case spv::Scope::Subgroup:
-      return kS;
-    // Workgroup and wider span the invocation group (graphics stages only
-    // allow Subgroup and, for tessellation control, Workgroup).
-    case spv::Scope::Workgroup:
-    case spv::Scope::Device:
-    case spv::Scope::CrossDevice:
-    case spv::Scope::QueueFamily:
-      return kU;
-    default:  // Invocation, ShaderCallKHR: nothing to converge
-      return kD;
-  }
-}
-
 Uniformity RequiredControlFlow(const spvtools::opt::Instruction& inst, const ConvergenceClass& cls,
-                               spvtools::opt::IRContext* context) {
+                               const ModuleIndex& index) {
   if (!cls.Has(kConvergent)) return kD;
   if (cls.scope_operand == kNoOperand || cls.scope_operand >= inst.NumInOperands()) {
     return cls.implied_scope;
   }
-  return ExecutionScopeLevel(inst.GetSingleWordInOperand(cls.scope_operand), context);
+  return ScopeLevel(inst.GetSingleWordInOperand(cls.scope_operand), index);
 }
 
 Uniformity RequiredOperandUniformity(const spvtools::opt::Instruction& inst,
-                                     const ConvergenceClass& cls,
-                                     spvtools::opt::IRContext* context) {
+                                     const ConvergenceClass& cls, const ModuleIndex& index) {
   if (cls.uniform_operand == kNoOperand) return kD;
-  return cls.uniform_operand_at_execution_scope ? RequiredControlFlow(inst, cls, context)
+  return cls.uniform_operand_at_execution_scope ? RequiredControlFlow(inst, cls, index)
                                                 : cls.uniform_operand_scope;
 }
 

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 
+#include "analysis/module_index.h"
 #include "source/opt/instruction.h"
 #include "spirv_conv/uniformity.h"
 
@@ -74,22 +75,17 @@ struct ConvergenceClass {
 // The class of |inst|'s opcode (and, for group arithmetic, its operation).
 ConvergenceClass ClassifyConvergence(const spvtools::opt::Instruction& inst);
 
-// The uniformity level that a Scope <id> spans: Subgroup → subgroup,
-// Workgroup and wider → uniform (the invocation group), Invocation and
-// anything that is not a known constant → divergent (no requirement).
-Uniformity ExecutionScopeLevel(uint32_t scope_id, spvtools::opt::IRContext* context);
-
 // The widest control-flow level at which |inst| (of class |cls|) is still
-// executed correctly: its execution scope's level. Divergent means no
-// requirement (not convergent, or Invocation scope).
+// executed correctly: its execution scope's level (ScopeLevel in
+// uniformity_sources.h). Divergent means no requirement (not convergent, or
+// Invocation scope).
 Uniformity RequiredControlFlow(const spvtools::opt::Instruction& inst, const ConvergenceClass& cls,
-                               spvtools::opt::IRContext* context);
+                               const ModuleIndex& index);
 
 // The level within which the operand |cls.uniform_operand| of |inst| must be
 // dynamically uniform; divergent when there is no such operand.
 Uniformity RequiredOperandUniformity(const spvtools::opt::Instruction& inst,
-                                     const ConvergenceClass& cls,
-                                     spvtools::opt::IRContext* context);
+                                     const ConvergenceClass& cls, const ModuleIndex& index);
 
 }  // namespace analysis
 }  // namespace spirv_conv

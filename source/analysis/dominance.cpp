@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "analysis/compressed_lists.h"
 #include "analysis/scc.h"
 
 namespace spirv_conv {
@@ -13,29 +14,6 @@ namespace analysis {
 namespace {
 
 using Graph = std::vector<std::vector<uint32_t>>;
-
-// Reverse post-order of the blocks reachable from |root| in |successors|.
-std::vector<uint32_t> ReversePostOrder(const Graph& successors, uint32_t root) {
-  std::vector<uint32_t> post;
-  std::vector<char> seen(successors.size(), 0);
-  std::vector<std::pair<uint32_t, size_t>> stack{{root, 0}};
-  seen[root] = 1;
-  while (!stack.empty()) {
-    auto& [block, next] = stack.back();
-    if (next < successors[block].size()) {
-      const uint32_t successor = successors[block][next++];
-      if (!seen[successor]) {
-        seen[successor] = 1;
-        stack.emplace_back(successor, 0);
-      }
-    } else {
-      post.push_back(block);
-      stack.pop_back();
-    }
-  }
-  std::reverse(post.begin(), post.end());
-  return post;
-}
 
 // Blocks that can reach a block without successors.
 std::vector<char> ReachesExit(const Cfg& cfg, const Graph& predecessors) {
@@ -83,6 +61,28 @@ std::vector<char> EndlessSinks(const Cfg& cfg, const std::vector<char>& reaches)
 }
 
 }  // namespace
+
+std::vector<uint32_t> ReversePostOrder(const Graph& successors, uint32_t root) {
+  std::vector<uint32_t> post;
+  std::vector<char> seen(successors.size(), 0);
+  std::vector<std::pair<uint32_t, size_t>> stack{{root, 0}};
+  seen[root] = 1;
+  while (!stack.empty()) {
+    auto& [block, next] = stack.back();
+    if (next < successors[block].size()) {
+      const uint32_t successor = successors[block][next++];
+      if (!seen[successor]) {
+        seen[successor] = 1;
+        stack.emplace_back(successor, 0);
+      }
+    } else {
+      post.push_back(block);
+      stack.pop_back();
+    }
+  }
+  std::reverse(post.begin(), post.end());
+  return post;
+}
 
 DominatorTree::DominatorTree(const Cfg& cfg, bool post, const std::vector<char>& also_exit) {
   const uint32_t n = cfg.size();
@@ -144,31 +144,23 @@ DominatorTree::DominatorTree(const Cfg& cfg, bool post, const std::vector<char>&
   }
   idom_[root_] = kNone;
 
-  // Interval numbering of the tree for constant-time Dominates; the
-  // children of each node in compressed form (children[starts[v]..]).
-  std::vector<uint32_t> starts(size + 1, 0);
+  // Interval numbering of the tree for constant-time Dominates.
+  std::vector<std::pair<uint32_t, uint32_t>> tree_edges;  // (idom, block), in RPO
   for (uint32_t b : rpo) {
-    if (idom_[b] != kNone) ++starts[idom_[b] + 1];
+    if (idom_[b] != kNone) tree_edges.emplace_back(idom_[b], b);
   }
-  for (uint32_t v = 0; v < size; ++v) starts[v + 1] += starts[v];
-  std::vector<uint32_t> children(starts[size]);
-  {
-    std::vector<uint32_t> next(starts.begin(), starts.end() - 1);
-    for (uint32_t b : rpo) {
-      if (idom_[b] != kNone) children[next[idom_[b]]++] = b;
-    }
-  }
+  const CompressedLists children = CompressedLists::FromPairs(size, tree_edges);
   tree_in_.assign(size, 0);
   tree_out_.assign(size, 0);
   uint32_t clock = 0;
-  std::vector<std::pair<uint32_t, uint32_t>> stack{{root_, starts[root_]}};
+  std::vector<std::pair<uint32_t, const uint32_t*>> stack{{root_, children[root_].begin()}};
   tree_in_[root_] = clock++;
   while (!stack.empty()) {
     auto& [block, next] = stack.back();
-    if (next < starts[block + 1]) {
-      const uint32_t child = children[next++];
+    if (next != children[block].end()) {
+      const uint32_t child = *next++;
       tree_in_[child] = clock++;
-      stack.emplace_back(child, starts[child]);
+      stack.emplace_back(child, children[child].begin());
     } else {
       tree_out_[block] = clock++;
       stack.pop_back();

@@ -21,6 +21,11 @@
 namespace spirv_conv {
 namespace analysis {
 
+// The nodes reachable from |root| in |successors|, in reverse post-order of
+// a depth-first search that takes successors in list order.
+std::vector<uint32_t> ReversePostOrder(const std::vector<std::vector<uint32_t>>& successors,
+                                       uint32_t root);
+
 class DominatorTree {
  public:
   static constexpr uint32_t kNone = ~0u;

@@ -83,13 +83,13 @@ std::vector<uint32_t> StronglyConnectedComponents(
       [&](uint32_t v) { return include[v] != 0; }, components);
 }
 
-std::vector<uint32_t> StronglyConnectedComponents(const std::vector<uint32_t>& starts,
-                                                  const std::vector<uint32_t>& targets,
+std::vector<uint32_t> StronglyConnectedComponents(const CompressedLists& successors,
                                                   uint32_t* components) {
   return Tarjan(
-      static_cast<uint32_t>(starts.size() - 1),
+      successors.size(),
       [&](uint32_t v) {
-        return std::make_pair(targets.data() + starts[v], targets.data() + starts[v + 1]);
+        const CompressedLists::Range list = successors[v];
+        return std::make_pair(list.begin(), list.end());
       },
       [](uint32_t) { return true; }, components);
 }

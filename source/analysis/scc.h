@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "analysis/compressed_lists.h"
+
 namespace spirv_conv {
 namespace analysis {
 
@@ -25,10 +27,9 @@ std::vector<uint32_t> StronglyConnectedComponents(
     const std::vector<std::vector<uint32_t>>& successors, const std::vector<char>& include,
     uint32_t* components = nullptr);
 
-// The same for a graph in compressed form: the successors of node v are
-// targets[starts[v]] .. targets[starts[v + 1] - 1]; every node is included.
-std::vector<uint32_t> StronglyConnectedComponents(const std::vector<uint32_t>& starts,
-                                                  const std::vector<uint32_t>& targets,
+// The same for a graph in compressed form (|successors|[v] are v's
+// successors); every node is included.
+std::vector<uint32_t> StronglyConnectedComponents(const CompressedLists& successors,
                                                   uint32_t* components = nullptr);
 
 }  // namespace analysis

@@ -206,7 +206,9 @@ class Propagation {
       for (uint32_t b : region_) SetLabel(b);
       return;
     }
-    for (const std::vector<uint32_t>& component : TopologicalComponents()) {
+    const CompressedLists components = TopologicalComponents();
+    for (uint32_t c = 0; c < components.size(); ++c) {
+      const CompressedLists::Range component = components[c];
       const size_t limit = component.size() == 1 ? 1 : 4 * component.size() + 16;
       bool changed = true;
       for (size_t sweep = 0; changed && sweep < limit; ++sweep) {
@@ -308,36 +310,28 @@ class Propagation {
 
   // The strongly connected components of the region (edges: the non-seed
   // in-edges), in topological order, each in reverse post-order.
-  std::vector<std::vector<uint32_t>> TopologicalComponents() const {
+  CompressedLists TopologicalComponents() const {
     const uint32_t n = static_cast<uint32_t>(region_.size());
     std::vector<uint32_t>& position = state_.position;
     for (uint32_t i = 0; i < n; ++i) position[region_[i]] = i;
     // The region's edges in compressed form, from the in-edge lists.
-    std::vector<uint32_t> starts(n + 1, 0);
-    auto counted = [&](const InEdge& e) {
-      return !e.seed && e.from != stop_ && position[e.from] != kNoLabel;
-    };
+    std::vector<std::pair<uint32_t, uint32_t>> edges;
     for (uint32_t i = 0; i < n; ++i) {
       for (const InEdge& e : state_.in_edges[region_[i]]) {
-        if (counted(e)) ++starts[position[e.from] + 1];
+        if (!e.seed && e.from != stop_ && position[e.from] != kNoLabel) {
+          edges.emplace_back(position[e.from], i);
+        }
       }
     }
-    for (uint32_t i = 0; i < n; ++i) starts[i + 1] += starts[i];
-    std::vector<uint32_t> targets(starts[n]);
-    std::vector<uint32_t> next(starts.begin(), starts.end() - 1);
-    for (uint32_t i = 0; i < n; ++i) {
-      for (const InEdge& e : state_.in_edges[region_[i]]) {
-        if (counted(e)) targets[next[position[e.from]]++] = i;
-      }
-    }
+    const CompressedLists successors = CompressedLists::FromPairs(n, edges);
     for (uint32_t b : region_) position[b] = kNoLabel;
     uint32_t count = 0;
-    const std::vector<uint32_t> component = StronglyConnectedComponents(starts, targets, &count);
+    const std::vector<uint32_t> component = StronglyConnectedComponents(successors, &count);
     // Finish order puts successors first: the last component is the first
     // in topological order. region_ is in reverse post-order already.
-    std::vector<std::vector<uint32_t>> components(count);
-    for (uint32_t i = 0; i < n; ++i) components[count - 1 - component[i]].push_back(region_[i]);
-    return components;
+    std::vector<std::pair<uint32_t, uint32_t>> members;
+    for (uint32_t i = 0; i < n; ++i) members.emplace_back(count - 1 - component[i], region_[i]);
+    return CompressedLists::FromPairs(count, members);
   }
 
   // The meet kind of |b| under the current labels of its in-edges.

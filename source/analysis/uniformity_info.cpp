@@ -58,8 +58,6 @@ class UniformityInfo::Impl : public analysis::SolverHost {
   Uniformity VariableContent(uint32_t variable_id, uint32_t models, const char** note) override;
   void WriteVariable(uint32_t variable_id, Uniformity level) override;
   // Uniform/UniformId: the widest level |id| may have (kDivergent: none).
-  Uniformity Asserted(uint32_t id) const;
-  void CollectAsserted();
 
   spvtools::opt::IRContext* context_;
   UniformityOptions options_;
@@ -79,7 +77,6 @@ class UniformityInfo::Impl : public analysis::SolverHost {
   std::unordered_map<uint32_t, Uniformity> written_;  // module variables: assumed content
   std::unordered_map<uint32_t, Uniformity> pending_;  // found by this run
   bool unknown_write_ = false;
-  std::unordered_map<uint32_t, Uniformity> asserted_;  // ids with Uniform/UniformId
 
   // Results, joined over the states of each function.
   std::vector<uint32_t> function_of_id_;  // label or result id -> function id (0: none)
@@ -151,7 +148,6 @@ Status UniformityInfo::Impl::Run() {
       }
     }
   }
-  CollectAsserted();
   node_of_id_.assign(index_.id_bound(), analysis::kNoNode);
   function_of_id_.assign(index_.id_bound(), 0);
   for (auto& function : module) {
@@ -162,7 +158,6 @@ Status UniformityInfo::Impl::Run() {
     for (uint32_t label : model->blocks.label_of) function_of_id_[label] = id;
     for (auto& node : model->nodes) {
       if (node.id != 0) function_of_id_[node.id] = id;
-      if (node.id != 0) node.asserted = Asserted(node.id);
     }
     models_[id] = std::move(model);
   }
@@ -316,41 +311,6 @@ void UniformityInfo::Impl::WriteVariable(uint32_t id, Uniformity level) {
   }
   Uniformity& p = pending_[id];
   p = Join(p, level);
-}
-
-void UniformityInfo::Impl::CollectAsserted() {
-  // One pass over the annotations instead of a lookup per value.
-  for (auto& d : context_->annotations()) {
-    const spv::Op op = d.opcode();
-    if (op != spv::Op::OpDecorate && op != spv::Op::OpDecorateId &&
-        op != spv::Op::OpGroupDecorate) {
-      continue;
-    }
-    std::vector<uint32_t> targets{d.GetSingleWordInOperand(0)};
-    if (op == spv::Op::OpGroupDecorate) {
-      targets.clear();
-      for (uint32_t i = 1; i < d.NumInOperands(); ++i)
-        targets.push_back(d.GetSingleWordInOperand(i));
-    }
-    for (uint32_t target : targets) {
-      for (const auto* g : index_.Decorations(target)) {
-        if (g->opcode() != spv::Op::OpDecorate && g->opcode() != spv::Op::OpDecorateId) continue;
-        const auto kind = static_cast<spv::Decoration>(g->GetSingleWordInOperand(1));
-        if (kind != spv::Decoration::Uniform && kind != spv::Decoration::UniformId) continue;
-        auto [it, fresh] = asserted_.emplace(target, kD);
-        (void)fresh;
-        it->second =
-            kind == spv::Decoration::Uniform
-                ? kU
-                : std::min(it->second, analysis::ScopeLevel(g->GetSingleWordInOperand(2), index_));
-      }
-    }
-  }
-}
-
-Uniformity UniformityInfo::Impl::Asserted(uint32_t id) const {
-  auto it = asserted_.find(id);
-  return it == asserted_.end() ? kD : it->second;
 }
 
 // ---------------------------------------------------------------------------

@@ -27,27 +27,9 @@ bool Node::SelectsAmong(const std::vector<uint32_t>& predecessors) const {
   }
   return false;
 }
-NodeLists NodeLists::FromPairs(uint32_t lists,
-                               const std::vector<std::pair<uint32_t, uint32_t>>& pairs) {
-  NodeLists result;
-  result.starts_.assign(lists + 1, 0);
-  for (const auto& [list, item] : pairs) ++result.starts_[list + 1];
-  for (uint32_t l = 0; l < lists; ++l) result.starts_[l + 1] += result.starts_[l];
-  result.items_.resize(pairs.size());
-  std::vector<uint32_t> next(result.starts_.begin(), result.starts_.end() - 1);
-  for (const auto& [list, item] : pairs) result.items_[next[list]++] = item;
-  return result;
-}
-
 namespace {
 
 using spvtools::opt::Instruction;
-
-bool IsPointerType(const ModuleIndex& index, uint32_t type_id) {
-  const Instruction* type = index.Def(type_id);
-  return type != nullptr && (type->opcode() == spv::Op::OpTypePointer ||
-                             type->opcode() == spv::Op::OpTypeForwardPointer);
-}
 
 bool IsKill(spv::Op op) { return op == spv::Op::OpKill || op == spv::Op::OpTerminateInvocation; }
 
@@ -135,7 +117,10 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
     node.id = inst != nullptr ? inst->result_id() : 0;
     node.block = block;
     const uint32_t n = static_cast<uint32_t>(m.nodes.size());
-    if (node.id != 0) (*node_of_id)[node.id] = n;
+    if (node.id != 0) {
+      (*node_of_id)[node.id] = n;
+      node.asserted = AssertedLevel(index, node.id);
+    }
     m.nodes.push_back(std::move(node));
     m.block_nodes[block].push_back(n);
     return n;
@@ -145,7 +130,7 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
     m.nodes[n].rule = {Rule::kParameter, Uniformity::kUniform, ""};
     m.nodes[n].parameter = static_cast<uint32_t>(m.parameter_ids.size());
     m.parameter_ids.push_back(param->result_id());
-    m.parameter_is_pointer.push_back(IsPointerType(index, param->type_id()));
+    m.parameter_is_pointer.push_back(index.IsPointer(param->result_id()));
   });
   std::vector<std::vector<uint32_t>> virtual_phis_at(n_blocks);
   for (uint32_t i = 0; i < m.memory.phis.size(); ++i) {
@@ -270,7 +255,7 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
   }
   m.operands.Finish();
   // A user may be listed more than once; the solver's worklist ignores repeats.
-  m.users = NodeLists::FromPairs(static_cast<uint32_t>(m.nodes.size()), def_user);
+  m.users = CompressedLists::FromPairs(static_cast<uint32_t>(m.nodes.size()), def_user);
 
   // Branch conditions, calls, memory writes.
   m.condition.assign(n_blocks, kNoNode);
@@ -292,8 +277,7 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
           m.block_calls[b].push_back(call);
           for (uint32_t a = 1; a < inst.NumInOperands(); ++a) {
             const uint32_t arg = inst.GetSingleWordInOperand(a);
-            const Instruction* arg_def = index.Def(arg);
-            if (arg_def == nullptr || !IsPointerType(index, arg_def->type_id())) continue;
+            if (!index.IsPointer(arg)) continue;
             MemoryWrite w;
             w.block = b;
             w.inst = &inst;
@@ -327,11 +311,7 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
         }
         // Anything else handed a pointer may write through it.
         ForEachInIdOf(inst, [&](uint32_t id) {
-          const Instruction* def = index.Def(id);
-          if (def == nullptr || def->type_id() == 0 || !IsPointerType(index, def->type_id())) {
-            return;
-          }
-          if (def->opcode() == spv::Op::OpFunction) return;
+          if (!index.IsPointer(id) || index.Def(id)->opcode() == spv::Op::OpFunction) return;
           MemoryWrite w;
           w.block = b;
           w.inst = &inst;
@@ -370,16 +350,11 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
   // Invariance: a pure node is invariant in an enclosing cycle C when each
   // operand is defined outside C or is itself invariant in C. Operands come
   // first in dominance order, so one pass in reverse post-order suffices.
-  for (uint32_t b = 0; b < n_blocks; ++b) {
-    if (g.rpo_index[b] != ~0u) m.rpo_order.push_back(b);
-  }
-  std::sort(m.rpo_order.begin(), m.rpo_order.end(),
-            [&](uint32_t a, uint32_t b) { return g.rpo_index[a] < g.rpo_index[b]; });
   auto depth_of = [&](uint32_t block) {
     const Cycle* c = g.cycles.InnermostCycle(block);
     return c == nullptr ? 0u : c->depth();
   };
-  for (uint32_t b : m.rpo_order) {
+  for (uint32_t b : g.rpo) {
     for (uint32_t n : m.block_nodes[b]) {
       Node& node = m.nodes[n];
       // A load from memory nothing writes during the invocation (a uniform

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "analysis/cfg_analyses.h"
+#include "analysis/compressed_lists.h"
 #include "analysis/function_cfg.h"
 #include "analysis/memory_ssa.h"
 #include "analysis/module_index.h"
@@ -34,37 +35,6 @@ struct PointerRoot {
   Kind kind = Kind::kUnknown;
   uint32_t id = 0;  // OpVariable or OpFunctionParameter id
   spv::StorageClass storage = spv::StorageClass::Max;
-};
-
-// One list of node indices per node (operands, users), stored back to back:
-// one allocation for the function instead of one per node.
-class NodeLists {
- public:
-  struct Range {
-    const uint32_t* first;
-    const uint32_t* last;
-    const uint32_t* begin() const { return first; }
-    const uint32_t* end() const { return last; }
-    size_t size() const { return static_cast<size_t>(last - first); }
-    bool empty() const { return first == last; }
-  };
-  Range operator[](uint32_t list) const {
-    return {items_.data() + starts_[list], items_.data() + starts_[list + 1]};
-  }
-  // Building, in list order: StartList(), then Add() its items.
-  void StartList() { starts_.push_back(static_cast<uint32_t>(items_.size())); }
-  void Add(uint32_t item) { items_.push_back(item); }
-  Range Building() const {  // the list being built
-    return {items_.data() + starts_.back(), items_.data() + items_.size()};
-  }
-  void Finish() { starts_.push_back(static_cast<uint32_t>(items_.size())); }
-  // Lists 0..|lists|-1 from (list, item) pairs, in pair order within a list.
-  static NodeLists FromPairs(uint32_t lists,
-                             const std::vector<std::pair<uint32_t, uint32_t>>& pairs);
-
- private:
-  std::vector<uint32_t> starts_;
-  std::vector<uint32_t> items_;
 };
 
 struct Node {
@@ -98,7 +68,7 @@ struct Node {
   // an operand.
   bool promoted = false;
   // A Uniform/UniformId decoration: the widest level the value may have
-  // (kDivergent: none). Filled by the caller of BuildFunctionModel.
+  // (kDivergent: none).
   Uniformity asserted = Uniformity::kDivergent;
   // Invariant in every enclosing cycle of depth >= this (see Invariance).
   uint32_t invariant_depth = ~0u;
@@ -127,17 +97,16 @@ struct FunctionModel {
   std::vector<Node> nodes;
   // Data operands of each node (node indices); ids outside the function
   // (constants, globals) are uniform and not listed.
-  NodeLists operands;
+  CompressedLists operands;
   // Result id -> node, shared by every function of the module (ids are
   // unique module-wide); kNoNode for module-level ids.
   const std::vector<uint32_t>* node_of_id = nullptr;
-  NodeLists users;  // per node: the nodes with it as an operand or incoming value
+  CompressedLists users;  // per node: the nodes with it as an operand or incoming value
   std::vector<std::vector<uint32_t>> block_nodes;       // per block, phis first
   std::vector<uint32_t> condition;                      // per block: node of the branch condition
   std::vector<uint32_t> condition_id;                   // per block: its id (0: none)
   std::vector<std::vector<uint32_t>> control_parents;   // blocks this one is control dependent on
   std::vector<std::vector<uint32_t>> block_calls;       // per block: call nodes, in order
-  std::vector<uint32_t> rpo_order;                      // reachable blocks in reverse post-order
   std::vector<std::vector<uint32_t>> control_children;  // blocks control dependent on this one
   // Nodes that read memory the solver tracks: loads that are not promoted
   // and calls (what pointer arguments point to).

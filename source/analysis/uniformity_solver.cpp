@@ -120,7 +120,7 @@ Uniformity FunctionState::ControlFlowBeforeCall(uint32_t block, size_t index) co
 void FunctionState::Solve(SolverHost& host) {
   // Everything once, in reverse post-order (operands before users outside
   // cycles), unreachable blocks last; then only what a change affects.
-  for (uint32_t b : model_.rpo_order) {
+  for (uint32_t b : model_.graph->rpo) {
     for (uint32_t n : model_.block_nodes[b]) Enqueue(n);
     EnqueueControlFlow(b);
   }

@@ -3,6 +3,7 @@
 
 #include "analysis/uniformity_sources.h"
 
+#include <algorithm>
 #include <set>
 
 namespace spirv_conv {
@@ -404,6 +405,24 @@ const spvtools::opt::Instruction* PointeeElement(const ModuleIndex& index,
 }
 
 }  // namespace
+
+Uniformity AssertedLevel(const ModuleIndex& index, uint32_t id) {
+  Uniformity level = kD;
+  for (const spvtools::opt::Instruction* d : index.Decorations(id)) {
+    if (d->opcode() != Op::OpDecorate && d->opcode() != Op::OpDecorateId) continue;
+    switch (static_cast<spv::Decoration>(d->GetSingleWordInOperand(1))) {
+      case spv::Decoration::Uniform:
+        level = kU;
+        break;
+      case spv::Decoration::UniformId:
+        level = std::min(level, ScopeLevel(d->GetSingleWordInOperand(2), index));
+        break;
+      default:
+        break;
+    }
+  }
+  return level;
+}
 
 bool IsBufferBlock(const ModuleIndex& index, const spvtools::opt::Instruction& variable) {
   const auto* type = PointeeElement(index, variable);

@@ -56,6 +56,10 @@ Uniformity BuiltInLevel(spv::BuiltIn builtin, uint32_t models, const char** note
 // (divergent if the scope is not a known constant).
 Uniformity ScopeLevel(uint32_t scope_id, const ModuleIndex& index);
 
+// What Uniform / UniformId decorations on |id| assert: the widest level it
+// may have (kDivergent when it has none).
+Uniformity AssertedLevel(const ModuleIndex& index, uint32_t id);
+
 // Whether |variable| is a Uniform-class block decorated BufferBlock (a
 // storage buffer in the old spelling).
 bool IsBufferBlock(const ModuleIndex& index, const spvtools::opt::Instruction& variable);

@@ -36,7 +36,7 @@ void CheckConvergent(const LintContext& lint, const char* rule, analysis::Conver
     // looked up (RequiredControlFlow) otherwise.
     const Uniformity level = lint.levels.ControlFlowLevel(inst);
     if (level == Uniformity::kUniform) continue;
-    const Uniformity required = analysis::RequiredControlFlow(inst, cls, &lint.ir);
+    const Uniformity required = analysis::RequiredControlFlow(inst, cls, lint.index);
     if (level <= required) continue;
     std::optional<Verdict> verdict = judge(inst, cls, required);
     if (!verdict) continue;

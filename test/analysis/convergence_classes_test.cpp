@@ -13,6 +13,7 @@
 #include "analysis/convergence_classes.h"
 
 #include <map>
+#include <memory>
 #include <string>
 
 #include "gtest/gtest.h"
@@ -98,6 +99,7 @@ class ConvergenceClassesTest : public ::testing::Test {
     auto context = BuildIrContext(binary_);
     ASSERT_TRUE(context.ok()) << context.error().message;
     context_ = std::move(context).value();
+    index_ = std::make_unique<ModuleIndex>(context_.get());
     for (const auto& inst : context_->module()->debugs2()) {
       ids_[inst.GetInOperand(1).AsString()] = inst.GetSingleWordInOperand(0);
     }
@@ -106,14 +108,15 @@ class ConvergenceClassesTest : public ::testing::Test {
     }
   }
   const spvtools::opt::Instruction& Def(const std::string& name) {
-    return *context_->get_def_use_mgr()->GetDef(ids_.at(name));
+    return *index_->Def(ids_.at(name));
   }
   Uniformity Required(const spvtools::opt::Instruction& inst) {
-    return RequiredControlFlow(inst, ClassifyConvergence(inst), context_.get());
+    return RequiredControlFlow(inst, ClassifyConvergence(inst), *index_);
   }
 
   SpirvBinary binary_;
   std::unique_ptr<spvtools::opt::IRContext> context_;
+  std::unique_ptr<ModuleIndex> index_;
   std::map<std::string, uint32_t> ids_;
   std::vector<const spvtools::opt::Instruction*> barriers_;
 };
@@ -156,12 +159,12 @@ TEST_F(ConvergenceClassesTest, GroupOperations) {
 
   const ConvergenceClass bcast = ClassifyConvergence(Def("bcast"));
   EXPECT_EQ(bcast.uniform_operand, 2u);
-  EXPECT_EQ(RequiredOperandUniformity(Def("bcast"), bcast, context_.get()), Uniformity::kSubgroup);
+  EXPECT_EQ(RequiredOperandUniformity(Def("bcast"), bcast, *index_), Uniformity::kSubgroup);
 
   const ConvergenceClass quad = ClassifyConvergence(Def("quad"));
   EXPECT_TRUE(quad.Has(kCoConvergent));
   EXPECT_EQ(Required(Def("quad")), Uniformity::kQuad);
-  EXPECT_EQ(RequiredOperandUniformity(Def("quad"), quad, context_.get()), Uniformity::kQuad);
+  EXPECT_EQ(RequiredOperandUniformity(Def("quad"), quad, *index_), Uniformity::kQuad);
 }
 
 }  // namespace

@@ -44,10 +44,10 @@ TEST(SccTest, LongCycleIsOneComponent) {
 // The compressed form: 0 -> 1 <-> 2 -> 3 -> 3, all included. Components
 // {0}, {1, 2}, {3}, numbered in descending topological order as above.
 TEST(SccTest, CompressedGraphGivesTheSameComponents) {
-  const std::vector<uint32_t> starts = {0, 1, 3, 5, 6};
-  const std::vector<uint32_t> targets = {1, 2, 3, 1, 3, 3};
+  const CompressedLists successors =
+      CompressedLists::FromPairs(4, {{0, 1}, {1, 2}, {1, 3}, {2, 1}, {2, 3}, {3, 3}});
   uint32_t count = 0;
-  const std::vector<uint32_t> c = StronglyConnectedComponents(starts, targets, &count);
+  const std::vector<uint32_t> c = StronglyConnectedComponents(successors, &count);
   EXPECT_EQ(count, 3u);
   EXPECT_EQ(c[1], c[2]);
   EXPECT_GT(c[0], c[1]);
