@@ -72,7 +72,7 @@ class Explainer::Chain {
         Branch(step.cause);
         break;
       case Kind::kCallSite:
-        CallSites(FunctionOfBlock(step.subject));
+        CallSite(FunctionOfBlock(step.subject), step.cause);
         break;
       case Kind::kCycle:
         Add("this runs in a loop whose invocations are not converged (its header is " +
@@ -187,25 +187,20 @@ class Explainer::Chain {
     }
   }
 
-  // |function| runs in non-uniform control flow because of its calls.
-  void CallSites(uint32_t function) {
+  // |function| runs in non-uniform control flow because the analysis found
+  // it called in such control flow by the OpFunctionCall |call_id|.
+  void CallSite(uint32_t function, uint32_t call_id) {
     if (!First('c', function)) return;
-    const Instruction* widest = nullptr;
-    for (const Instruction* call : e_.calls_.CallsOf(function)) {
-      if (widest == nullptr ||
-          e_.levels_.ControlFlowLevel(*call) > e_.levels_.ControlFlowLevel(*widest)) {
-        widest = call;
-      }
-    }
-    if (widest == nullptr || e_.levels_.ControlFlowLevel(*widest) == Uniformity::kUniform) {
+    const Instruction* call = call_id != 0 ? Def(call_id) : nullptr;
+    if (call == nullptr) {
       Add("'" + FunctionName(function) + "' is called in non-uniform control flow", nullptr);
       return;
     }
-    const uint32_t caller = e_.locator_.FunctionOf(*widest);
+    const uint32_t caller = e_.locator_.FunctionOf(*call);
     Add("'" + FunctionName(function) + "' is called from '" + FunctionName(caller) +
             "' in non-uniform control flow",
-        widest);
-    ControlFlowAt(*widest);
+        call);
+    ControlFlowAt(*call);
   }
 
   void Value(uint32_t id, const std::string& alias) {
