@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <iostream>
 
+#include "source/opt/ir_context.h"
+#include "spirv_conv/ir.h"
 #include "spirv_conv/target_env.h"
 
 namespace spirv_conv {
@@ -91,6 +93,37 @@ void AddFileAndOutputOptions(CLI::App* command, std::string* file, std::string* 
   command->add_option("FILE", *file, "Input: SPIR-V binary or assembly, GLSL; - for stdin")
       ->required();
   command->add_option("-o", *output, "Output file (default: - for stdout)");
+}
+
+UniformityOptions AnalysisFlags::Uniformity() const {
+  UniformityOptions options;
+  options.assume_no_concurrent_writes = no_concurrent_writes;
+  return options;
+}
+
+void AddAnalysisFlags(CLI::App* command, AnalysisFlags* flags) {
+  command->add_flag("--skip-validation", flags->skip_validation,
+                    "Analyse without validating the input first (for modules spirv-val 2023.1 "
+                    "rejects); the analysis may then refuse IR it cannot model");
+  command->add_flag("--assume-no-concurrent-writes", flags->no_concurrent_writes,
+                    "Treat storage buffer, workgroup and storage image reads as uniform when the "
+                    "address and every value the shader stores there are");
+  AddInputFlags(command, &flags->input);
+}
+
+Expected<LoadedModule> LoadForAnalysis(const std::string& file, const AnalysisFlags& flags) {
+  Expected<LoadOptions> options = ToLoadOptions(flags.input);
+  if (!options) return options.error();
+  Expected<SpirvBinary> binary = LoadSpirv(file, *options);
+  if (!binary) return binary.error();
+  if (!flags.skip_validation) {
+    Status valid = ValidateSpirv(binary->words, binary->target_env, flags.input.validator,
+                                 binary->name, ExitCode::kBadInput);
+    if (!valid) return valid.error();
+  }
+  Expected<std::unique_ptr<spvtools::opt::IRContext>> context = BuildIrContext(*binary);
+  if (!context) return context.error();
+  return LoadedModule{std::move(binary.value()), std::move(context.value())};
 }
 
 int Report(const Error& error) {

@@ -6,13 +6,21 @@
 #ifndef TOOLS_SPIRV_CONV_COMMON_H_
 #define TOOLS_SPIRV_CONV_COMMON_H_
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "CLI/CLI.hpp"
 #include "spirv_conv/load.h"
 #include "spirv_conv/status.h"
+#include "spirv_conv/uniformity.h"
 #include "spirv_conv/validate.h"
+
+namespace spvtools {
+namespace opt {
+class IRContext;
+}  // namespace opt
+}  // namespace spvtools
 
 namespace spirv_conv {
 namespace cli {
@@ -43,6 +51,25 @@ void AddFilesOption(CLI::App* command, std::vector<std::string>* files);
 void AddFileAndOutputOptions(CLI::App* command, std::string* file, std::string* output);
 
 // Prints |error| as "spirv-conv: error: <message>" and returns its exit code.
+// The options of the commands that analyse modules (uniformity, cfg, lint):
+// the input flags, --skip-validation and --assume-no-concurrent-writes.
+struct AnalysisFlags {
+  InputFlags input;
+  bool skip_validation = false;
+  bool no_concurrent_writes = false;
+  UniformityOptions Uniformity() const;
+};
+
+void AddAnalysisFlags(CLI::App* command, AnalysisFlags* flags);
+
+struct LoadedModule {
+  SpirvBinary binary;
+  std::unique_ptr<spvtools::opt::IRContext> context;
+};
+
+// Loads |file|, validates it unless --skip-validation, and builds the IR.
+Expected<LoadedModule> LoadForAnalysis(const std::string& file, const AnalysisFlags& flags);
+
 int Report(const Error& error);
 
 // The larger of two exit codes: a batch ends with the worst.

@@ -31,15 +31,13 @@ void ShowProgress(size_t done, size_t total) {
 
 Command AddLintCommand(CLI::App& app) {
   struct Flags {
-    InputFlags input;
+    AnalysisFlags analysis;
     std::vector<std::string> paths;
     std::string output = "-";
     std::string format = "text";
     std::vector<std::string> rules;
     unsigned jobs = 1;
     bool werror = false;
-    bool skip_validation = false;
-    bool no_concurrent_writes = false;
   };
   auto flags = std::make_shared<Flags>();
   CLI::App* command = app.add_subcommand(
@@ -65,27 +63,22 @@ Command AddLintCommand(CLI::App& app) {
       ->allow_extra_args(false);
   command->add_option("-j,--jobs", flags->jobs, "Lint this many files in parallel")
       ->check(CLI::PositiveNumber);
-  command->add_flag("--skip-validation", flags->skip_validation,
-                    "Lint without validating the input first");
-  command->add_flag("--assume-no-concurrent-writes", flags->no_concurrent_writes,
-                    "Treat storage buffer, workgroup and storage image reads as uniform when the "
-                    "address and every value the shader stores there are");
-  AddInputFlags(command, &flags->input);
+  AddAnalysisFlags(command, &flags->analysis);
 
   return [flags]() {
-    Expected<LoadOptions> load = ToLoadOptions(flags->input);
+    Expected<LoadOptions> load = ToLoadOptions(flags->analysis.input);
     if (!load) return Report(load.error());
     LintOptions options;
-    options.uniformity.assume_no_concurrent_writes = flags->no_concurrent_writes;
+    options.uniformity = flags->analysis.Uniformity();
     for (const std::string& rule : flags->rules) {
       Status parsed = ParseRuleLevel(rule, &options);
       if (!parsed) return Report(parsed.error());
     }
     LintInputOptions input;
     input.load = *load;
-    input.validator = flags->input.validator;
-    input.skip_validation = flags->skip_validation;
-    input.glsl_files_without_stage = !flags->input.stage.empty();
+    input.validator = flags->analysis.input.validator;
+    input.skip_validation = flags->analysis.skip_validation;
+    input.glsl_files_without_stage = !flags->analysis.input.stage.empty();
 
     int exit_code = 0;
     std::vector<std::string> paths;

@@ -19,13 +19,11 @@ namespace cli {
 
 Command AddUniformityCommand(CLI::App& app) {
   struct Flags {
-    InputFlags input;
+    AnalysisFlags analysis;
     std::string file;
     std::string output = "-";
     std::string function;
     std::string format = "text";
-    bool skip_validation = false;
-    bool no_concurrent_writes = false;
   };
   auto flags = std::make_shared<Flags>();
   CLI::App* command = app.add_subcommand(
@@ -37,38 +35,23 @@ Command AddUniformityCommand(CLI::App& app) {
   command->add_option("--function", flags->function, "Only this function (its OpName, or %<id>)");
   command->add_option("--format", flags->format, "text or json")
       ->check(CLI::IsMember({"text", "json"}));
-  command->add_flag("--skip-validation", flags->skip_validation,
-                    "Analyse without validating the input first (for modules spirv-val 2023.1 "
-                    "rejects); the analysis may then refuse IR it cannot model");
-  command->add_flag("--assume-no-concurrent-writes", flags->no_concurrent_writes,
-                    "Treat storage buffer, workgroup and storage image reads as uniform when the "
-                    "address and every value the shader stores there are");
-  AddInputFlags(command, &flags->input);
+  AddAnalysisFlags(command, &flags->analysis);
 
   return [flags]() {
-    Expected<LoadOptions> options = ToLoadOptions(flags->input);
-    if (!options) return Report(options.error());
-    Expected<SpirvBinary> binary = LoadSpirv(flags->file, *options);
-    if (!binary) return Report(binary.error());
-    if (!flags->skip_validation) {
-      Status valid = ValidateSpirv(binary->words, binary->target_env, flags->input.validator,
-                                   binary->name, ExitCode::kBadInput);
-      if (!valid) return Report(valid.error());
-    }
-    Expected<std::unique_ptr<spvtools::opt::IRContext>> context = BuildIrContext(*binary);
-    if (!context) return Report(context.error());
-    if (!HasFunction(**context, flags->function)) {
-      return Report(MakeError(ExitCode::kBadInput, binary->name,
+    Expected<LoadedModule> module = LoadForAnalysis(flags->file, flags->analysis);
+    if (!module) return Report(module.error());
+    const SpirvBinary& binary = module->binary;
+    spvtools::opt::IRContext& context = *module->context;
+    if (!HasFunction(context, flags->function)) {
+      return Report(MakeError(ExitCode::kBadInput, binary.name,
                               "no function named '" + flags->function + "'"));
     }
-    UniformityOptions analysis;
-    analysis.assume_no_concurrent_writes = flags->no_concurrent_writes;
     Expected<std::unique_ptr<UniformityInfo>> info =
-        UniformityInfo::Compute(context->get(), analysis);
+        UniformityInfo::Compute(&context, flags->analysis.Uniformity());
     if (!info) return Report(info.error());
     const std::string text = flags->format == "json"
-                                 ? UniformityJson(**context, **info, flags->function, binary->name)
-                                 : UniformityText(**context, **info, flags->function);
+                                 ? UniformityJson(context, **info, flags->function, binary.name)
+                                 : UniformityText(context, **info, flags->function);
     Status written = WriteOutput(flags->output, text, {flags->file});
     if (!written) return Report(written.error());
     return 0;
