@@ -216,16 +216,20 @@ def check_shader_unguarded(corpus, rel_path, work_dir, tools):
     return result
 
 
-def compile_shader(tools, source, folder, glslang_env, spv):
-    """Compiles |source| for |glslang_env| into |spv|; True when it compiled.
-    With tools.cache_dir, a verdict (the module, or that it did not compile)
-    is reused for the same compiler, env and source bytes."""
+def compile_shader(tools, source, folder, glslang_env, spv, extra_args=()):
+    """Compiles |source| for |glslang_env| into |spv| (glslangValidator -V,
+    then |extra_args|); True when it compiled. With tools.cache_dir, a verdict
+    (the module, or that it did not compile) is reused for the same compiler,
+    arguments, env and source bytes."""
     if os.path.exists(spv):
         os.remove(spv)
     key = None
     if tools.cache_dir:
         digest = hashlib.sha256()
-        for part in (tools.glslang_version, str(glslang_env), read_bytes(source)):
+        parts = [tools.glslang_version, str(glslang_env), read_bytes(source)]
+        if extra_args:  # plain -V keeps the keys it always had
+            parts.insert(0, " ".join(extra_args))
+        for part in parts:
             digest.update(part if isinstance(part, bytes) else part.encode())
             digest.update(b"\0")
         key = os.path.join(tools.cache_dir, digest.hexdigest())
@@ -234,7 +238,7 @@ def compile_shader(tools, source, folder, glslang_env, spv):
         if os.path.exists(key + ".spv"):
             shutil.copyfile(key + ".spv", spv)
             return True
-    args = [tools.glslang, "-V"]
+    args = [tools.glslang, "-V", *extra_args]
     if glslang_env:
         args += ["--target-env", glslang_env]
     args += [os.path.basename(source), "-o", spv]

@@ -36,7 +36,6 @@ import argparse
 import collections
 import concurrent.futures
 import dataclasses
-import hashlib
 import json
 import os
 import re
@@ -252,23 +251,10 @@ class Outcome:
 
 
 def compile_auto_mapped(tools, source, glslang_env, spv):
-    """As corpus_test.compile_shader, with --auto-map-bindings and
-    --auto-map-locations (OpenGL-style shaders without layout qualifiers),
-    cached under its own key."""
-    if os.path.exists(spv):
-        os.remove(spv)
-    key = None
-    if tools.cache_dir:
-        digest = hashlib.sha256()
-        for part in (b"--amb --aml", tools.glslang_version, str(glslang_env).encode(),
-                     ct.read_bytes(source)):
-            digest.update(part + b"\0")
-        key = os.path.join(tools.cache_dir, "automap-" + digest.hexdigest())
-        for suffix, compiled in ((".fail", False), (".spv", True)):
-            if os.path.exists(key + suffix):
-                if compiled:
-                    shutil.copyfile(key + suffix, spv)
-                return compiled
+    """corpus_test.compile_shader with --auto-map-bindings and
+    --auto-map-locations (OpenGL-style shaders without layout qualifiers)."""
+    return ct.compile_shader(tools, source, os.path.dirname(source), glslang_env, spv,
+                             ("--amb", "--aml"))
     args = [tools.glslang, "-V", "--amb", "--aml"]
     args += ["--target-env", glslang_env] if glslang_env else []
     code, _ = ct.run(args + [os.path.basename(source), "-o", spv], cwd=os.path.dirname(source))
