@@ -9,9 +9,13 @@
 #define INCLUDE_SPIRV_CONV_PIPELINE_H_
 
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <vector>
 
+#include "spirv_conv/device_profile.h"
 #include "spirv_conv/load.h"
+#include "spirv_conv/nonuniform_passes.h"
 #include "spirv_conv/status.h"
 #include "spirv_conv/validate.h"
 
@@ -22,13 +26,22 @@ struct PipelineOptions {
   // Do not validate the input (spirv-opt --skip-validation). The output is
   // validated regardless: spirv-conv never emits a module spirv-val rejects.
   bool skip_input_validation = false;
+  // --lower-nonuniform --device: the passes LowerNonUniformPasses chooses
+  // for this device run first.
+  std::optional<DeviceProfile> lower_for;
+  // Then these passes, by name (CreateNonUniformPass), in this order.
+  std::vector<std::string> passes;
+  // The options every NonUniform pass gets (its log is the caller's |log|).
+  NonUniformPassOptions nonuniform;
 };
 
-// Runs |binary| through the pipeline and returns the validated output words.
-// Errors: kBadInput (input invalid or unparsable), kInvalidOutput (the result
-// failed validation).
+// Runs |binary| through the pipeline and returns the validated output words;
+// what the passes changed is appended to |log| (may be null). Errors:
+// kBadInput (input invalid or unparsable, or a pass cannot rewrite it),
+// kInvalidOutput (the result failed validation).
 Expected<std::vector<uint32_t>> RunPipeline(const SpirvBinary& binary,
-                                            const PipelineOptions& options);
+                                            const PipelineOptions& options,
+                                            ChangeLog* log = nullptr);
 
 }  // namespace spirv_conv
 

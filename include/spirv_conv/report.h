@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "spirv_conv/lint.h"
+#include "spirv_conv/nonuniform_passes.h"
 
 namespace spirv_conv {
 
@@ -38,6 +39,17 @@ struct SarifOptions {
 // related locations and as a code flow, and the inputs that could not be
 // linted as tool execution notifications.
 std::string RenderSarif(const std::vector<FileFindings>& files, const SarifOptions& options = {});
+
+// What `spirv-conv opt` did to one input, for --report.
+struct ModuleChanges {
+  std::string input;
+  std::string output;  // empty when the module failed
+  std::string error;   // why it failed; empty on success
+  ChangeLog changes;
+};
+
+// The JSON of `spirv-conv opt --report` (docs/passes.md#report).
+std::string RenderPassReport(const std::vector<ModuleChanges>& modules);
 
 }  // namespace spirv_conv
 

@@ -28,7 +28,7 @@ std::string OpcodeName(const Instruction& inst) {
 void CheckConvergent(const LintContext& lint, const char* rule, analysis::ConvergenceFlag flag,
                      const std::function<bool(uint32_t function)>& applies, const Judge& judge,
                      Findings* out) {
-  for (const ConvergentInstruction& c : lint.convergent) {
+  for (const analysis::ConvergentInstruction& c : lint.convergent) {
     if (!c.cls.Has(flag) || !applies(c.block->GetParent()->result_id())) continue;
     const Instruction& inst = *c.inst;
     const analysis::ConvergenceClass& cls = c.cls;

@@ -344,7 +344,7 @@ class Explainer::Chain {
 
   // The store of |value| into |variable|, or |value|'s definition.
   const Instruction* Store(uint32_t value, const Instruction* variable) const {
-    for (const UseTable::Use& use : e_.uses_.UsesOf(value)) {
+    for (const analysis::UseTable::Use& use : e_.uses_.UsesOf(value)) {
       const Instruction* user = use.user;
       if (user->opcode() == spv::Op::OpStore && use.operand == 1 &&
           (variable == nullptr ||
@@ -513,9 +513,9 @@ class Explainer::Chain {
 };
 
 Explainer::Explainer(spvtools::opt::IRContext& context, const UniformityInfo& info,
-                     const analysis::ModuleIndex& index, const BlockTable& blocks,
-                     const UseTable& uses, const Levels& levels, const Names& names,
-                     const Locator& locator, const CallGraph& calls)
+                     const analysis::ModuleIndex& index, const analysis::BlockTable& blocks,
+                     const analysis::UseTable& uses, const analysis::Levels& levels,
+                     const Names& names, const Locator& locator, const analysis::CallGraph& calls)
     : context_(context),
       info_(info),
       index_(index),

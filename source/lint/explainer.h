@@ -14,10 +14,10 @@
 #include <unordered_map>
 #include <vector>
 
+#include "analysis/call_graph.h"
+#include "analysis/ir_tables.h"
+#include "analysis/levels.h"
 #include "analysis/module_index.h"
-#include "lint/call_graph.h"
-#include "lint/ir_tables.h"
-#include "lint/levels.h"
 #include "lint/locator.h"
 #include "lint/names.h"
 #include "source/opt/ir_context.h"
@@ -30,9 +30,9 @@ namespace lint {
 class Explainer {
  public:
   Explainer(spvtools::opt::IRContext& context, const UniformityInfo& info,
-            const analysis::ModuleIndex& index, const BlockTable& blocks, const UseTable& uses,
-            const Levels& levels, const Names& names, const Locator& locator,
-            const CallGraph& calls);
+            const analysis::ModuleIndex& index, const analysis::BlockTable& blocks,
+            const analysis::UseTable& uses, const analysis::Levels& levels, const Names& names,
+            const Locator& locator, const analysis::CallGraph& calls);
 
   // Why |inst| runs in non-uniform control flow. (Instructions of one block
   // share the explanation: it is computed once per block.)
@@ -56,12 +56,12 @@ class Explainer {
   spvtools::opt::IRContext& context_;
   const UniformityInfo& info_;
   const analysis::ModuleIndex& index_;
-  const BlockTable& blocks_;
-  const UseTable& uses_;
-  const Levels& levels_;
+  const analysis::BlockTable& blocks_;
+  const analysis::UseTable& uses_;
+  const analysis::Levels& levels_;
   const Names& names_;
   const Locator& locator_;
-  const CallGraph& calls_;
+  const analysis::CallGraph& calls_;
   mutable std::unordered_map<uint32_t, std::vector<Note>> block_notes_;
   mutable std::unordered_map<const spvtools::opt::Instruction*, const spvtools::opt::Instruction*>
       non_uniform_stores_;

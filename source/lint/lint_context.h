@@ -11,12 +11,13 @@
 #include <string>
 #include <vector>
 
+#include "analysis/call_graph.h"
+#include "analysis/ir_tables.h"
+#include "analysis/levels.h"
 #include "analysis/module_index.h"
-#include "lint/call_graph.h"
+#include "analysis/module_tables.h"
 #include "lint/disassembly.h"
 #include "lint/explainer.h"
-#include "lint/ir_tables.h"
-#include "lint/levels.h"
 #include "lint/locator.h"
 #include "lint/names.h"
 #include "lint/source_files.h"
@@ -26,37 +27,29 @@
 namespace spirv_conv {
 namespace lint {
 
-// The tables are built here, without SPIRV-Tools' def-use, decoration or
-// instruction-to-block analyses (lint/ir_tables.h).
-struct LintContext {
+// The shared tables (analysis/module_tables.h: ir, index, blocks, uses,
+// calls) are built first, without SPIRV-Tools' def-use, decoration or
+// instruction-to-block analyses; the lint's own tables follow.
+struct LintContext : analysis::ModuleTables {
   LintContext(spvtools::opt::IRContext& context, const UniformityInfo& uniformity,
               const std::string& input_path)
-      : ir(context),
+      : analysis::ModuleTables(context),
         info(uniformity),
-        index(&context),
-        blocks(context, index),
-        uses(context),
-        convergent(FindConvergentInstructions(context)),
+        convergent(analysis::FindConvergentInstructions(context)),
         disassembly(context, index),
         names(context, index, disassembly),
         sources(context, index, blocks, input_path),
         locator(context, names, disassembly, sources, blocks),
-        calls(context),
         levels(context, uniformity, index, blocks, calls),
         explainer(context, uniformity, index, blocks, uses, levels, names, locator, calls) {}
 
-  spvtools::opt::IRContext& ir;
   const UniformityInfo& info;
-  analysis::ModuleIndex index;
-  BlockTable blocks;
-  UseTable uses;
-  const std::vector<ConvergentInstruction> convergent;
+  const std::vector<analysis::ConvergentInstruction> convergent;
   Disassembly disassembly;
   Names names;
   SourceFiles sources;
   Locator locator;
-  CallGraph calls;
-  Levels levels;
+  analysis::Levels levels;
   Explainer explainer;
 };
 

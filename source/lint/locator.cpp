@@ -10,7 +10,7 @@ using spvtools::opt::Instruction;
 
 Locator::Locator(spvtools::opt::IRContext& context, const Names& names,
                  const Disassembly& disassembly, const SourceFiles& sources,
-                 const BlockTable& blocks)
+                 const analysis::BlockTable& blocks)
     : names_(names), disassembly_(disassembly), sources_(sources), blocks_(blocks) {
   for (const spvtools::opt::Function& function : *context.module()) {
     function.ForEachParam([&](const Instruction* param) {

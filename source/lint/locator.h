@@ -11,8 +11,8 @@
 #include <cstdint>
 #include <unordered_map>
 
+#include "analysis/ir_tables.h"
 #include "lint/disassembly.h"
-#include "lint/ir_tables.h"
 #include "lint/names.h"
 #include "lint/source_files.h"
 #include "source/opt/ir_context.h"
@@ -24,7 +24,7 @@ namespace lint {
 class Locator {
  public:
   Locator(spvtools::opt::IRContext& context, const Names& names, const Disassembly& disassembly,
-          const SourceFiles& sources, const BlockTable& blocks);
+          const SourceFiles& sources, const analysis::BlockTable& blocks);
 
   Location At(const spvtools::opt::Instruction& inst) const;
   // A block is where its terminator is (the branch that decides).
@@ -36,7 +36,7 @@ class Locator {
   const Names& names_;
   const Disassembly& disassembly_;
   const SourceFiles& sources_;
-  const BlockTable& blocks_;
+  const analysis::BlockTable& blocks_;
   std::unordered_map<uint32_t, uint32_t> function_of_parameter_;
 };
 

@@ -5,8 +5,8 @@
 // a descriptor selected by an index that is not subgroup-uniform, accessed
 // through an operand without NonUniform (VUID-RuntimeSpirv-subgroupSize-10149).
 
+#include "analysis/descriptor_access.h"
 #include "lint/convergent_check.h"
-#include "lint/descriptor_access.h"
 
 namespace spirv_conv {
 namespace lint {
@@ -33,7 +33,8 @@ const Instruction* DecoratedSource(const LintContext& lint, uint32_t id) {
       default:
         return nullptr;
     }
-    if (inst != nullptr && IsDecoratedNonUniform(lint, inst->result_id())) return inst;
+    if (inst != nullptr && analysis::IsDecoratedNonUniform(lint.index, inst->result_id()))
+      return inst;
   }
   return nullptr;
 }
@@ -41,10 +42,11 @@ const Instruction* DecoratedSource(const LintContext& lint, uint32_t id) {
 }  // namespace
 
 void CheckMissingNonUniform(const LintContext& lint, Findings* out) {
-  for (const ResourceOperand& resource : FindResourceOperands(lint)) {
+  for (const analysis::ResourceOperand& resource :
+       analysis::FindResourceOperands(lint, lint.levels)) {
     if (resource.chain == nullptr) continue;
     if (resource.index_level <= Uniformity::kSubgroup) continue;
-    if (IsDecoratedNonUniform(lint, resource.id)) continue;
+    if (analysis::IsDecoratedNonUniform(lint.index, resource.id)) continue;
     const uint32_t index = resource.chain->GetSingleWordInOperand(resource.index_operand);
     const std::string array = lint.names.Describe(resource.variable->result_id());
     Finding finding;
@@ -53,8 +55,8 @@ void CheckMissingNonUniform(const LintContext& lint, Findings* out) {
     finding.location = lint.locator.At(*resource.user);
     finding.message = OpcodeName(*resource.user) + " accesses " + array +
                       " with an index that is not subgroup-uniform, but its " +
-                      OperandRole(lint, resource) + " operand " + lint.names.IdName(resource.id) +
-                      " is not decorated NonUniform";
+                      analysis::OperandRole(lint.index, resource) + " operand " +
+                      lint.names.IdName(resource.id) + " is not decorated NonUniform";
     finding.notes.push_back({"the descriptor is selected here by " + lint.names.Describe(index),
                              lint.locator.At(*resource.chain)});
     if (const Instruction* decorated = DecoratedSource(lint, resource.id)) {

@@ -7,27 +7,28 @@
 // the decoration where the effective subgroup size is 1
 // (VUID-RuntimeSpirv-None-10148), so it is never called redundant.
 
+#include "analysis/descriptor_access.h"
 #include "lint/convergent_check.h"
-#include "lint/descriptor_access.h"
 
 namespace spirv_conv {
 namespace lint {
 
 void CheckRedundantNonUniform(const LintContext& lint, Findings* out) {
-  for (const ResourceOperand& resource : FindResourceOperands(lint)) {
+  for (const analysis::ResourceOperand& resource :
+       analysis::FindResourceOperands(lint, lint.levels)) {
     if (resource.chain == nullptr) continue;
     if (resource.index_level != Uniformity::kUniform) continue;
-    if (!IsDecoratedNonUniform(lint, resource.id)) continue;
+    if (!analysis::IsDecoratedNonUniform(lint.index, resource.id)) continue;
     Finding finding;
     finding.rule = kRedundantNonUniformRule;
     finding.severity = Severity::kNote;
     finding.location = lint.locator.At(*resource.user);
-    finding.message = OpcodeName(*resource.user) + " accesses " +
-                      lint.names.Describe(resource.variable->result_id()) +
-                      " with a uniform index, but its " + OperandRole(lint, resource) +
-                      " operand " + lint.names.IdName(resource.id) +
-                      " is decorated NonUniform: the decoration is not needed and may cost "
-                      "performance";
+    finding.message =
+        OpcodeName(*resource.user) + " accesses " +
+        lint.names.Describe(resource.variable->result_id()) + " with a uniform index, but its " +
+        analysis::OperandRole(lint.index, resource) + " operand " + lint.names.IdName(resource.id) +
+        " is decorated NonUniform: the decoration is not needed and may cost "
+        "performance";
     const uint32_t index = resource.chain->GetSingleWordInOperand(resource.index_operand);
     finding.notes.push_back(
         {"the descriptor is selected here by " + lint.names.Describe(index) + ", which is uniform",

@@ -57,7 +57,7 @@ std::vector<std::string> ReadLines(const std::filesystem::path& path) {
 
 SourceFiles::SourceFiles(spvtools::opt::IRContext& context, std::string input_path)
     : own_index_(std::make_unique<analysis::ModuleIndex>(&context)),
-      own_blocks_(std::make_unique<BlockTable>(context, *own_index_)),
+      own_blocks_(std::make_unique<analysis::BlockTable>(context, *own_index_)),
       index_(*own_index_),
       blocks_(*own_blocks_),
       input_path_(std::move(input_path)) {
@@ -65,7 +65,7 @@ SourceFiles::SourceFiles(spvtools::opt::IRContext& context, std::string input_pa
 }
 
 SourceFiles::SourceFiles(spvtools::opt::IRContext& context, const analysis::ModuleIndex& index,
-                         const BlockTable& blocks, std::string input_path)
+                         const analysis::BlockTable& blocks, std::string input_path)
     : index_(index), blocks_(blocks), input_path_(std::move(input_path)) {
   Read(context);
 }

@@ -17,8 +17,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "analysis/ir_tables.h"
 #include "analysis/module_index.h"
-#include "lint/ir_tables.h"
 #include "source/opt/ir_context.h"
 
 namespace spirv_conv {
@@ -35,7 +35,7 @@ class SourceFiles {
   // |input_path| is the file the module was loaded from: relative source
   // paths are also looked up next to it. May be empty.
   SourceFiles(spvtools::opt::IRContext& context, const analysis::ModuleIndex& index,
-              const BlockTable& blocks, std::string input_path);
+              const analysis::BlockTable& blocks, std::string input_path);
   // The same with its own index and block table (for a caller without them).
   SourceFiles(spvtools::opt::IRContext& context, std::string input_path);
 
@@ -60,9 +60,9 @@ class SourceFiles {
   const std::vector<std::string>* TextOf(const std::string& file) const;
 
   std::unique_ptr<analysis::ModuleIndex> own_index_;
-  std::unique_ptr<BlockTable> own_blocks_;
+  std::unique_ptr<analysis::BlockTable> own_blocks_;
   const analysis::ModuleIndex& index_;
-  const BlockTable& blocks_;
+  const analysis::BlockTable& blocks_;
   std::string input_path_;
   std::unordered_map<uint32_t, std::string> strings_;  // OpString
   // Source texts by file name: from the module, then read from disk on demand

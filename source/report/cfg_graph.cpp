@@ -9,9 +9,9 @@
 #include <optional>
 #include <utility>
 
+#include "analysis/ir_tables.h"
 #include "analysis/module_index.h"
 #include "lint/disassembly.h"
-#include "lint/ir_tables.h"
 #include "lint/names.h"
 #include "lint/source_files.h"
 #include "source/opt/ir_context.h"
@@ -132,7 +132,7 @@ Expected<CfgGraph> BuildCfgGraph(IRContext& context, const UniformityInfo& info,
                                  const std::vector<Finding>& findings,
                                  const std::string& function) {
   const analysis::ModuleIndex index(&context);
-  const lint::BlockTable blocks(context, index);
+  const analysis::BlockTable blocks(context, index);
   const lint::Disassembly disassembly(context, index);
   const lint::Names names(context, index, disassembly);
   const lint::SourceFiles sources(context, index, blocks, "");

@@ -20,7 +20,14 @@ Checks, with spirv-conv choosing its target env itself (from the module):
                           (the pipeline has no passes yet: loading, IR
                           round-trip and emission must not change a byte);
                           `validate X` exits 0; `uniformity --format json X`
-                          exits 0 and reports every function.
+                          exits 0 and reports every function;
+                          `opt --fix-nonuniform` and `opt --strip-nonuniform`
+                          exit 0 (their output validates), and running the
+                          pass again on its output changes no byte;
+                          `opt --lower-nonuniform --device lavapipe` exits
+                          0, idempotently, and the lint finds no missing
+                          NonUniform in its output -- or exits 2 with the
+                          pass's reason (a rewrite it does not support).
   glslang-output-invalid: `opt X -o Y` exits 2 (spirv-val rejects the input)
                           and writes nothing; `opt --skip-validation X -o Y`
                           exits 3 (the output gate) and Y does not exist;
@@ -187,6 +194,18 @@ def check_shader_unguarded(corpus, rel_path, work_dir, tools):
             if len(report["functions"]) != functions:
                 fail("uniformity: %d functions reported, module has %d"
                      % (len(report["functions"]), functions))
+        for flag in ("--fix-nonuniform", "--strip-nonuniform"):
+            once, twice = out + flag + ".1.spv", out + flag + ".2.spv"
+            code, err = run([tools.spirv_conv, "opt", flag, spv, "-o", once])
+            if code != 0:
+                fail("opt %s: %s, expected exit 0" % (flag, describe(code)), err)
+                continue
+            code, err = run([tools.spirv_conv, "opt", flag, once, "-o", twice])
+            if code != 0:
+                fail("opt %s (second run): %s, expected exit 0" % (flag, describe(code)), err)
+            elif read_bytes(once) != read_bytes(twice):
+                fail("opt %s is not idempotent: the second run changed the module" % flag)
+        check_lowering(spv, out, tools, fail)
     else:
         code, err = run([tools.spirv_conv, "opt", spv, "-o", out])
         if code != 2:
@@ -214,6 +233,33 @@ def check_shader_unguarded(corpus, rel_path, work_dir, tools):
         if os.path.exists(out):
             fail("opt --skip-validation: wrote %s although the output is invalid" % out)
     return result
+
+
+def check_lowering(spv, out, tools, fail):
+    lower = [tools.spirv_conv, "opt", "--lower-nonuniform", "--device", "lavapipe"]
+    once, twice = out + ".lower.1.spv", out + ".lower.2.spv"
+    code, err = run(lower + [spv, "-o", once])
+    if code == 2 and "cannot" in err:
+        return  # a documented refusal (docs/passes.md), nothing written
+    if code != 0:
+        fail("opt --lower-nonuniform: %s, expected exit 0" % describe(code), err)
+        return
+    code, err = run(lower + [once, "-o", twice])
+    if code != 0:
+        fail("opt --lower-nonuniform (second run): %s, expected exit 0" % describe(code), err)
+    elif read_bytes(once) != read_bytes(twice):
+        fail("opt --lower-nonuniform is not idempotent: the second run changed the module")
+    code, err = run([tools.spirv_conv, "lint", "--format", "json", once, "-o", once + ".json"])
+    if code not in (0, 1):
+        fail("lint of the lowered module: %s" % describe(code), err)
+        return
+    with open(once + ".json") as f:
+        report = json.load(f)
+    missing = [finding for entry in report["files"] for finding in entry["findings"]
+               if finding["rule"] == "nonuniform-missing-decoration"]
+    if missing:
+        fail("opt --lower-nonuniform left %d nonuniform-missing-decoration findings"
+             % len(missing))
 
 
 def compile_shader(tools, source, folder, glslang_env, spv, extra_args=()):

@@ -10,8 +10,10 @@
 
 #include "commands.h"
 #include "common.h"
+#include "spirv_conv/device_profile.h"
 #include "spirv_conv/emit.h"
 #include "spirv_conv/pipeline.h"
+#include "spirv_conv/report.h"
 #include "spirv_conv/target_env.h"
 
 namespace spirv_conv {
@@ -40,6 +42,14 @@ Command AddOptCommand(CLI::App& app) {
     bool text = false;
     bool skip_validation = false;
     bool verbose = false;
+    bool no_concurrent_writes = false;
+    bool fix_nonuniform = false;
+    bool strip_nonuniform = false;
+    bool waterfall = false;
+    bool descriptor_switch = false;
+    bool lower_nonuniform = false;
+    std::string device;
+    std::string report;
   };
   auto flags = std::make_shared<Flags>();
   CLI::App* command = app.add_subcommand(
@@ -56,6 +66,51 @@ Command AddOptCommand(CLI::App& app) {
                     "Do not validate the input (the output is validated regardless)");
   command->add_flag("-v,--verbose", flags->verbose, "Print one line per module written");
   AddInputFlags(command, &flags->input);
+
+  // The NonUniform passes (docs/passes.md). They run in a fixed order:
+  // --lower-nonuniform's, --descriptor-switch, --waterfall, --fix-nonuniform,
+  // --strip-nonuniform.
+  const char* kPasses = "NonUniform passes (docs/passes.md)";
+  command
+      ->add_flag("--fix-nonuniform", flags->fix_nonuniform,
+                 "Decorate NonUniform every descriptor access whose index is not subgroup-uniform "
+                 "(and the values leading to it); add the capabilities and extension")
+      ->group(kPasses);
+  command
+      ->add_flag("--strip-nonuniform", flags->strip_nonuniform,
+                 "Remove NonUniform where every index is uniform; drop capabilities nothing needs")
+      ->group(kPasses);
+  command
+      ->add_flag("--waterfall", flags->waterfall,
+                 "Rewrite each non-uniform descriptor access into a loop over the subgroup's "
+                 "distinct indices (devices with dynamic but not non-uniform indexing)")
+      ->group(kPasses);
+  command
+      ->add_flag("--descriptor-switch", flags->descriptor_switch,
+                 "Rewrite each descriptor access with a non-constant index into a switch over "
+                 "the array's elements (devices without dynamic indexing)")
+      ->group(kPasses);
+  CLI::Option* lower =
+      command
+          ->add_flag("--lower-nonuniform", flags->lower_nonuniform,
+                     "Per descriptor class, the rewrite --device needs: descriptor-switch, "
+                     "waterfall or fix-nonuniform")
+          ->group(kPasses);
+  command
+      ->add_option("--device", flags->device,
+                   "Device for --lower-nonuniform: lavapipe, desktop, a `vulkaninfo --json` "
+                   "file, or a profile file (docs/passes.md#device-profiles)")
+      ->group(kPasses);
+  lower->needs("--device");
+  command
+      ->add_option("--report", flags->report,
+                   "Write what the passes changed as JSON (docs/passes.md#report); '-' for stdout")
+      ->group(kPasses);
+  command
+      ->add_flag("--assume-no-concurrent-writes", flags->no_concurrent_writes,
+                 "Treat storage buffer, workgroup and storage image reads as uniform when the "
+                 "address and every value the shader stores there are")
+      ->group(kPasses);
 
   return [flags]() {
     Expected<LoadOptions> options = ToLoadOptions(flags->input);
@@ -83,17 +138,38 @@ Command AddOptCommand(CLI::App& app) {
     PipelineOptions pipeline;
     pipeline.validator = flags->input.validator;
     pipeline.skip_input_validation = flags->skip_validation;
+    pipeline.nonuniform.uniformity.assume_no_concurrent_writes = flags->no_concurrent_writes;
+    if (flags->lower_nonuniform) {
+      Expected<DeviceProfile> device = LoadDeviceProfile(flags->device);
+      if (!device) return Report(device.error());
+      pipeline.lower_for = *device;
+    } else if (!flags->device.empty()) {
+      return Report(Error{ExitCode::kBadInput, "--device is only used by --lower-nonuniform"});
+    }
+    for (auto [wanted, name] : {std::pair{flags->descriptor_switch, "descriptor-switch"},
+                                {flags->waterfall, "waterfall"},
+                                {flags->fix_nonuniform, "fix-nonuniform"},
+                                {flags->strip_nonuniform, "strip-nonuniform"}}) {
+      if (wanted) pipeline.passes.push_back(name);
+    }
+    if (flags->report == "-" && flags->output == "-") {
+      return Report(Error{ExitCode::kBadInput, "--report - and -o - would both write to stdout"});
+    }
+    std::vector<ModuleChanges> report;
 
     int exit_code = 0;
     for (size_t i = 0; i < flags->files.size(); ++i) {
       const std::string& file = flags->files[i];
       Expected<SpirvBinary> binary = LoadSpirv(file, *options);
       if (!binary) {
+        report.push_back({file, "", binary.error().message, {}});
         exit_code = Worst(exit_code, Report(binary.error()));
         continue;
       }
-      Expected<std::vector<uint32_t>> words = RunPipeline(*binary, pipeline);
+      ChangeLog changes;
+      Expected<std::vector<uint32_t>> words = RunPipeline(*binary, pipeline, &changes);
       if (!words) {
+        report.push_back({binary->name, "", words.error().message, {}});
         exit_code = Worst(exit_code, Report(words.error()));
         continue;
       }
@@ -115,10 +191,15 @@ Command AddOptCommand(CLI::App& app) {
         exit_code = Worst(exit_code, Report(written.error()));
         continue;
       }
+      report.push_back({binary->name, path, "", std::move(changes)});
       if (flags->verbose) {
         std::cerr << binary->name << " -> " << path << ": " << words->size() << " words, valid for "
-                  << TargetEnvName(binary->target_env) << "\n";
+                  << TargetEnvName(binary->target_env) << ", " << changes.size() << " changes\n";
       }
+    }
+    if (!flags->report.empty()) {
+      Status written = WriteOutput(flags->report, RenderPassReport(report), flags->files);
+      if (!written) exit_code = Worst(exit_code, Report(written.error()));
     }
     return exit_code;
   };

@@ -7,25 +7,25 @@
 // the instruction through SPIRV-Tools' instruction-to-block map, which they
 // build on first use (a hash map over every instruction of the module).
 
-#ifndef SOURCE_LINT_LEVELS_H_
-#define SOURCE_LINT_LEVELS_H_
+#ifndef SOURCE_ANALYSIS_LEVELS_H_
+#define SOURCE_ANALYSIS_LEVELS_H_
 
 #include <cstdint>
 #include <vector>
 
+#include "analysis/call_graph.h"
+#include "analysis/ir_tables.h"
 #include "analysis/module_index.h"
-#include "lint/call_graph.h"
-#include "lint/ir_tables.h"
 #include "source/opt/ir_context.h"
 #include "spirv_conv/uniformity.h"
 
 namespace spirv_conv {
-namespace lint {
+namespace analysis {
 
 class Levels {
  public:
-  Levels(spvtools::opt::IRContext& context, const UniformityInfo& info,
-         const analysis::ModuleIndex& index, const BlockTable& blocks, const CallGraph& calls)
+  Levels(spvtools::opt::IRContext& context, const UniformityInfo& info, const ModuleIndex& index,
+         const BlockTable& blocks, const CallGraph& calls)
       : context_(context), info_(info), index_(index), blocks_(blocks), calls_(calls) {}
 
   // UniformityInfo::UseLevel(user, operand). It differs from the value's
@@ -42,13 +42,13 @@ class Levels {
 
   spvtools::opt::IRContext& context_;
   const UniformityInfo& info_;
-  const analysis::ModuleIndex& index_;
+  const ModuleIndex& index_;
   const BlockTable& blocks_;
   const CallGraph& calls_;
   mutable std::vector<bool> divergent_exit_blocks_;  // by label id; filled on first use
 };
 
-}  // namespace lint
+}  // namespace analysis
 }  // namespace spirv_conv
 
-#endif  // SOURCE_LINT_LEVELS_H_
+#endif  // SOURCE_ANALYSIS_LEVELS_H_

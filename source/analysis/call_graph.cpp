@@ -1,13 +1,13 @@
 // Copyright (c) 2026 The spirv-conv authors
 // SPDX-License-Identifier: Apache-2.0
 
-#include "lint/call_graph.h"
+#include "analysis/call_graph.h"
 
 #include <algorithm>
 #include <set>
 
 namespace spirv_conv {
-namespace lint {
+namespace analysis {
 
 using spvtools::opt::Instruction;
 
@@ -126,5 +126,5 @@ const Instruction* CallGraph::FindInvocationEnd(uint32_t function,
   return found;
 }
 
-}  // namespace lint
+}  // namespace analysis
 }  // namespace spirv_conv

@@ -8,10 +8,10 @@
 // per-id trees of users), and the instructions of a convergence class. On a
 // 12,000-block shader building and destroying the def-use manager was a
 // quarter of the `spirv-conv lint` process (docs/lint-performance.md).
-// Definitions and decorations come from analysis::ModuleIndex.
+// Definitions and decorations come from ModuleIndex.
 
-#ifndef SOURCE_LINT_IR_TABLES_H_
-#define SOURCE_LINT_IR_TABLES_H_
+#ifndef SOURCE_ANALYSIS_IR_TABLES_H_
+#define SOURCE_ANALYSIS_IR_TABLES_H_
 
 #include <cstdint>
 #include <unordered_map>
@@ -22,7 +22,7 @@
 #include "source/opt/ir_context.h"
 
 namespace spirv_conv {
-namespace lint {
+namespace analysis {
 
 // Where each instruction of a function body is: its block, its place in
 // module order and the calls before it in its block. One pass over the
@@ -31,7 +31,7 @@ namespace lint {
 // block.
 class BlockTable {
  public:
-  BlockTable(spvtools::opt::IRContext& context, const analysis::ModuleIndex& index);
+  BlockTable(spvtools::opt::IRContext& context, const ModuleIndex& index);
 
   // The block of |inst| (an instruction of a block, or its OpLabel), or null
   // for instructions outside blocks.
@@ -54,19 +54,19 @@ class BlockTable {
   };
   Place Find(const spvtools::opt::Instruction& inst) const;
 
-  const analysis::ModuleIndex& index_;
+  const ModuleIndex& index_;
   std::vector<const spvtools::opt::BasicBlock*> blocks_;  // module order
   std::vector<Place> by_id_;                              // by result id
   // The first instruction of each block that starts without a result id.
   std::unordered_map<const spvtools::opt::Instruction*, Place> first_;
 };
 
-// An instruction of a convergence class (analysis::ClassifyConvergence) and
+// An instruction of a convergence class (ClassifyConvergence) and
 // its block.
 struct ConvergentInstruction {
   const spvtools::opt::Instruction* inst;
   const spvtools::opt::BasicBlock* block;
-  analysis::ConvergenceClass cls;
+  ConvergenceClass cls;
 };
 // Every one in the function bodies, in module order: the derivative, barrier
 // and subgroup rules share one classification of each instruction.
@@ -100,7 +100,7 @@ class UseTable {
   mutable std::vector<Use> uses_;
 };
 
-}  // namespace lint
+}  // namespace analysis
 }  // namespace spirv_conv
 
-#endif  // SOURCE_LINT_IR_TABLES_H_
+#endif  // SOURCE_ANALYSIS_IR_TABLES_H_

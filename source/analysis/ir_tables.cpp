@@ -1,18 +1,18 @@
 // Copyright (c) 2026 The spirv-conv authors
 // SPDX-License-Identifier: Apache-2.0
 
-#include "lint/ir_tables.h"
+#include "analysis/ir_tables.h"
 
 #include <algorithm>
 #include <limits>
 
 namespace spirv_conv {
-namespace lint {
+namespace analysis {
 
 using spvtools::opt::BasicBlock;
 using spvtools::opt::Instruction;
 
-BlockTable::BlockTable(spvtools::opt::IRContext& context, const analysis::ModuleIndex& index)
+BlockTable::BlockTable(spvtools::opt::IRContext& context, const ModuleIndex& index)
     : index_(index), by_id_(context.module()->IdBound()) {
   uint32_t position = 0;
   auto place = [&](uint32_t id, const Place& where) {
@@ -87,7 +87,7 @@ std::vector<ConvergentInstruction> FindConvergentInstructions(spvtools::opt::IRC
   for (const spvtools::opt::Function& function : *context.module()) {
     for (const auto& block : function) {
       for (const Instruction& inst : block) {
-        const analysis::ConvergenceClass cls = analysis::ClassifyConvergence(inst);
+        const ConvergenceClass cls = ClassifyConvergence(inst);
         if (cls.flags != 0) found.push_back({&inst, &block, cls});
       }
     }
@@ -124,5 +124,5 @@ void UseTable::Build() const {
   each_use([&](uint32_t id, const Use& use) { uses_[next[id]++] = use; });
 }
 
-}  // namespace lint
+}  // namespace analysis
 }  // namespace spirv_conv

@@ -5,8 +5,8 @@
 // of each function, which entry points (with which execution models and
 // modes) reach it, and where invocations may end inside it or its callees.
 
-#ifndef SOURCE_LINT_CALL_GRAPH_H_
-#define SOURCE_LINT_CALL_GRAPH_H_
+#ifndef SOURCE_ANALYSIS_CALL_GRAPH_H_
+#define SOURCE_ANALYSIS_CALL_GRAPH_H_
 
 #include <cstdint>
 #include <unordered_map>
@@ -15,7 +15,7 @@
 #include "source/opt/ir_context.h"
 
 namespace spirv_conv {
-namespace lint {
+namespace analysis {
 
 class CallGraph {
  public:
@@ -54,7 +54,7 @@ class CallGraph {
   mutable std::unordered_map<uint32_t, const spvtools::opt::Instruction*> invocation_end_;
 };
 
-}  // namespace lint
+}  // namespace analysis
 }  // namespace spirv_conv
 
-#endif  // SOURCE_LINT_CALL_GRAPH_H_
+#endif  // SOURCE_ANALYSIS_CALL_GRAPH_H_

@@ -1,10 +1,10 @@
 // Copyright (c) 2026 The spirv-conv authors
 // SPDX-License-Identifier: Apache-2.0
 
-#include "lint/levels.h"
+#include "analysis/levels.h"
 
 namespace spirv_conv {
-namespace lint {
+namespace analysis {
 
 using spvtools::opt::Instruction;
 
@@ -48,5 +48,5 @@ bool Levels::InCycleWithDivergentExit(uint32_t label) const {
   return label < divergent_exit_blocks_.size() && divergent_exit_blocks_[label];
 }
 
-}  // namespace lint
+}  // namespace analysis
 }  // namespace spirv_conv

@@ -1,0 +1,44 @@
+// Copyright (c) 2026 The spirv-conv authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// The JSON of `spirv-conv opt --report` (docs/passes.md#report). Field names
+// are a contract: add, never rename.
+
+#include "nlohmann/json.hpp"
+#include "spirv_conv/report.h"
+#include "spirv_conv/version.h"
+
+namespace spirv_conv {
+namespace {
+
+using nlohmann::json;
+
+json OrNull(const std::string& text) { return text.empty() ? json(nullptr) : json(text); }
+json OrNull(uint32_t number) { return number == 0 ? json(nullptr) : json(number); }
+
+json ChangeJson(const PassChange& change) {
+  return {{"pass", change.pass},
+          {"action", change.action},
+          {"id", OrNull(change.id)},
+          {"opcode", OrNull(change.opcode)},
+          {"detail", OrNull(change.detail)},
+          {"file", OrNull(change.file)},
+          {"line", OrNull(change.line)}};
+}
+
+}  // namespace
+
+std::string RenderPassReport(const std::vector<ModuleChanges>& modules) {
+  json entries = json::array();
+  for (const ModuleChanges& module : modules) {
+    json changes = json::array();
+    for (const PassChange& change : module.changes) changes.push_back(ChangeJson(change));
+    json entry = {{"input", module.input}, {"output", OrNull(module.output)}, {"changes", changes}};
+    if (!module.error.empty()) entry["error"] = module.error;
+    entries.push_back(entry);
+  }
+  json report = {{"tool", "spirv-conv"}, {"version", VersionNumber()}, {"modules", entries}};
+  return report.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
+}  // namespace spirv_conv
