@@ -202,5 +202,42 @@ Uniformity RequiredOperandUniformity(const spvtools::opt::Instruction& inst,
                                                 : cls.uniform_operand_scope;
 }
 
+namespace {
+
+// Image instructions whose in-operand 0 is an image or sampled image (or a
+// pointer to one, for OpImageTexelPointer).
+bool TakesImageOperand(Op opcode) {
+  const auto value = static_cast<uint32_t>(opcode);
+  return (value >= static_cast<uint32_t>(Op::OpImageSampleImplicitLod) &&
+          value <= static_cast<uint32_t>(Op::OpImageQuerySamples)) ||
+         (value >= static_cast<uint32_t>(Op::OpImageSparseSampleImplicitLod) &&
+          value <= static_cast<uint32_t>(Op::OpImageSparseRead)) ||
+         opcode == Op::OpImageTexelPointer || opcode == Op::OpImageSampleFootprintNV;
+}
+
+}  // namespace
+
+std::vector<UniformOperand> UniformOperands(const spvtools::opt::Instruction& inst,
+                                            const ConvergenceClass& cls, const ModuleIndex& index) {
+  std::vector<UniformOperand> operands;
+  const Op opcode = inst.opcode();
+  if (opcode == Op::OpSampledImage) {
+    operands.push_back({0, Uniformity::kUniform, "image"});
+    operands.push_back({1, Uniformity::kUniform, "sampler"});
+  } else if (TakesImageOperand(opcode) && opcode != Op::OpImage &&
+             opcode != Op::OpImageSparseTexelsResident) {
+    operands.push_back({0, Uniformity::kUniform, "image"});
+  }
+  if (cls.derivative == DerivativeKind::kImplicit) {
+    operands.push_back({1, Uniformity::kQuad, "coordinate"});
+  } else if (cls.derivative == DerivativeKind::kExplicit) {
+    operands.push_back({0, Uniformity::kQuad, "coordinate"});
+  }
+  if (cls.uniform_operand != kNoOperand) {
+    operands.push_back({cls.uniform_operand, RequiredOperandUniformity(inst, cls, index), "id"});
+  }
+  return operands;
+}
+
 }  // namespace analysis
 }  // namespace spirv_conv

@@ -14,6 +14,7 @@
 #define SOURCE_ANALYSIS_CONVERGENCE_CLASSES_H_
 
 #include <cstdint>
+#include <vector>
 
 #include "analysis/module_index.h"
 #include "source/opt/instruction.h"
@@ -86,6 +87,21 @@ Uniformity RequiredControlFlow(const spvtools::opt::Instruction& inst, const Con
 // dynamically uniform; divergent when there is no such operand.
 Uniformity RequiredOperandUniformity(const spvtools::opt::Instruction& inst,
                                      const ConvergenceClass& cls, const ModuleIndex& index);
+
+// An in-operand that must stay dynamically uniform within |scope| when code
+// moves or merges (seed 003, "uniform"): the image, sampled image or sampler
+// of image instructions (unless decorated NonUniform), the coordinates of
+// implicit-derivative sampling and the operand of explicit derivatives
+// (quad), and |cls.uniform_operand| (broadcast Id, ...).
+struct UniformOperand {
+  uint32_t operand = kNoOperand;
+  Uniformity scope = Uniformity::kUniform;
+  const char* role = "";  // "image", "sampler", "coordinate", "id"
+};
+
+// The uniform operands of |inst| (of class |cls|), in operand order.
+std::vector<UniformOperand> UniformOperands(const spvtools::opt::Instruction& inst,
+                                            const ConvergenceClass& cls, const ModuleIndex& index);
 
 }  // namespace analysis
 }  // namespace spirv_conv

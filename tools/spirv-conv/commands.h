@@ -22,6 +22,7 @@ Command AddDisCommand(CLI::App& app);
 Command AddUniformityCommand(CLI::App& app);
 Command AddLintCommand(CLI::App& app);
 Command AddCfgCommand(CLI::App& app);
+Command AddCheckMotionCommand(CLI::App& app);
 
 }  // namespace cli
 }  // namespace spirv_conv

@@ -34,6 +34,7 @@ int main(int argc, char** argv) {
   add(spirv_conv::cli::AddUniformityCommand);
   add(spirv_conv::cli::AddLintCommand);
   add(spirv_conv::cli::AddCfgCommand);
+  add(spirv_conv::cli::AddCheckMotionCommand);
 
   try {
     app.parse(argc, argv);

@@ -1,0 +1,164 @@
+// Copyright (c) 2026 The spirv-conv authors
+// SPDX-License-Identifier: Apache-2.0
+
+#include "motion/instruction_matcher.h"
+
+#include <algorithm>
+#include <string>
+#include <unordered_set>
+
+namespace spirv_conv {
+namespace motion {
+namespace {
+
+using spvtools::opt::Instruction;
+
+// The deepest structural comparison, and the weakest match accepted: the
+// same opcode, result type and literal operands (every id a wildcard).
+constexpr int kDeepest = 3;
+constexpr int kWeakest = -1;
+
+bool Matchable(const Instruction& inst) {
+  switch (inst.opcode()) {
+    case spv::Op::OpLabel:
+    case spv::Op::OpFunction:
+    case spv::Op::OpFunctionEnd:
+    case spv::Op::OpLine:
+    case spv::Op::OpNoLine:
+      return false;
+    default:
+      return true;
+  }
+}
+
+// Calls |visit| with every matchable instruction of |context|'s functions,
+// its function's id and its position among those of its depth-1 key there.
+template <typename Visit>
+void ForEachBodyInstruction(spvtools::opt::IRContext& context, Visit visit) {
+  for (spvtools::opt::Function& function : *context.module()) {
+    const uint32_t function_id = function.result_id();
+    function.ForEachInst(
+        [&](Instruction* inst) {
+          if (Matchable(*inst)) visit(*inst, function_id);
+        },
+        /*run_for_debug_line_insts=*/false);
+  }
+}
+
+}  // namespace
+
+InstructionMatcher::InstructionMatcher(StructuralKeys& before, StructuralKeys& after,
+                                       spvtools::opt::IRContext& before_context,
+                                       spvtools::opt::IRContext& after_context,
+                                       const std::function<bool(const Instruction&)>& wanted)
+    : before_(before), after_(after) {
+  auto indexer = [](StructuralKeys& keys,
+                    std::unordered_map<std::string, std::vector<Candidate>>* index) {
+    return [&keys, index](const Instruction& inst, uint32_t function) {
+      std::vector<Candidate>& list = (*index)[keys.Local(inst, kWeakest)];
+      uint32_t position = 0;
+      for (const Candidate& other : list) position += other.function == function ? 1 : 0;
+      list.push_back({&inst, function, position});
+    };
+  };
+  ForEachBodyInstruction(before_context, indexer(before_, &before_by_key_));
+  ForEachBodyInstruction(after_context, indexer(after_, &after_by_key_));
+  ForEachBodyInstruction(before_context, [this](const Instruction& inst, uint32_t) {
+    if (inst.HasResultId()) before_defs_[inst.result_id()] = &inst;
+  });
+  MatchAfter(after_context, wanted);
+  FindMerges(before_context, wanted);
+}
+
+void InstructionMatcher::MatchAfter(spvtools::opt::IRContext& after_context,
+                                    const std::function<bool(const Instruction&)>& wanted) {
+  std::unordered_map<std::string, uint32_t> positions;  // per function and key
+  ForEachBodyInstruction(after_context, [&](const Instruction& inst, uint32_t function) {
+    const uint32_t position =
+        positions[std::to_string(function) + "/" + after_.Local(inst, kWeakest)]++;
+    std::vector<Origin>& origins = origins_[&inst];
+    if (inst.HasResultId()) {
+      auto same = before_defs_.find(inst.result_id());
+      if (same != before_defs_.end() && same->second->opcode() == inst.opcode() &&
+          (inst.type_id() == 0 ||
+           before_.Global(same->second->type_id()) == after_.Global(inst.type_id()))) {
+        origins.push_back({same->second, MatchKind::kId});
+      }
+    } else if (!wanted(inst)) {
+      return;
+    }
+    if (origins.empty()) {
+      for (const Instruction* candidate :
+           Best(after_, inst, function, position, &before_by_key_, before_)) {
+        origins.push_back({candidate, MatchKind::kStructural});
+      }
+    }
+    for (const Origin& origin : origins) before_has_image_[origin.before] = true;
+    if (inst.HasResultId() && !origins.empty()) {
+      before_ids_[inst.result_id()] = origins.front().before->result_id();
+    }
+  });
+}
+
+void InstructionMatcher::FindMerges(spvtools::opt::IRContext& before_context,
+                                    const std::function<bool(const Instruction&)>& wanted) {
+  std::unordered_set<uint32_t> used;
+  ForEachBodyInstruction(before_context, [&](const Instruction& inst, uint32_t) {
+    inst.ForEachInId([&](const uint32_t* id) { used.insert(*id); });
+  });
+  std::unordered_map<std::string, uint32_t> positions;
+  ForEachBodyInstruction(before_context, [&](const Instruction& inst, uint32_t function) {
+    const uint32_t position =
+        positions[std::to_string(function) + "/" + before_.Local(inst, kWeakest)]++;
+    if (before_has_image_.count(&inst) || !inst.HasResultId() || !wanted(inst) ||
+        !used.count(inst.result_id())) {
+      return;
+    }
+    for (const Instruction* twin :
+         Best(before_, inst, function, position, &after_by_key_, after_)) {
+      origins_[twin].push_back({&inst, MatchKind::kMerged});
+    }
+  });
+}
+
+std::vector<const Instruction*> InstructionMatcher::Best(
+    StructuralKeys& keys, const Instruction& inst, uint32_t function, uint32_t position,
+    std::unordered_map<std::string, std::vector<Candidate>>* index, StructuralKeys& other_keys) {
+  auto found = index->find(keys.Local(inst, kWeakest));
+  if (found == index->end()) return {};
+  std::vector<Candidate> candidates = found->second;
+  auto narrow = [&candidates](const std::function<bool(const Candidate&)>& keep) {
+    std::vector<Candidate> kept;
+    std::copy_if(candidates.begin(), candidates.end(), std::back_inserter(kept), keep);
+    if (!kept.empty()) candidates = std::move(kept);
+  };
+  for (int depth = kDeepest; depth > kWeakest; --depth) {
+    const std::string key = keys.Local(inst, depth);
+    narrow([&](const Candidate& c) { return other_keys.Local(*c.inst, depth) == key; });
+  }
+  const std::string line = keys.Line(inst);
+  if (!line.empty()) {
+    narrow([&](const Candidate& c) { return other_keys.Line(*c.inst) == line; });
+  }
+  narrow([&](const Candidate& c) { return c.function == function; });
+  if (candidates.size() > 1) {
+    narrow([&](const Candidate& c) { return c.position == position; });
+  }
+  std::vector<const Instruction*> best;
+  for (const Candidate& candidate : candidates) best.push_back(candidate.inst);
+  return best;
+}
+
+const std::vector<Origin>& InstructionMatcher::OriginsOf(const Instruction& after) const {
+  static const std::vector<Origin> kNone;
+  auto found = origins_.find(&after);
+  return found == origins_.end() ? kNone : found->second;
+}
+
+uint32_t InstructionMatcher::BeforeId(uint32_t after_id) const {
+  auto found = before_ids_.find(after_id);
+  return found == before_ids_.end() ? 0 : found->second;
+}
+
+}  // namespace motion
+}  // namespace spirv_conv

@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+# Copyright (c) 2026 The spirv-conv authors
+# SPDX-License-Identifier: Apache-2.0
+"""spirv-conv check-motion against the real spirv-opt (issue 6, docs/motion.md).
+
+Reproductions: each GLSL shader below is compiled with glslangValidator, the
+named spirv-opt 2023.1 passes are run on it, and check-motion must flag the
+pair (exit 1) with the expected rule. Why each pass is wrong is argued in the
+comment of the case (and in /work/shared/reference/spirv-tools.md, 2.3); the
+verdict is not taken from the checker.
+
+No false alarms: standard passes (-O, --ssa-rewrite, ADCE, inlining) on the
+clean shaders of shaders/ (they pass the lint) must give exit 0. These passes
+move no convergent instruction across divergent control flow, except for the
+reproductions above, whose patterns the clean shaders do not contain.
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+# (a) --replace-desc-array-access-using-var-index clones the sample into the
+# cases of an OpSwitch on the non-uniform index: each clone runs in divergent
+# control flow, so its implicit derivatives are undefined.
+NU3 = """#version 450
+#extension GL_EXT_nonuniform_qualifier : enable
+layout(set = 0, binding = 0) uniform sampler2D texs[4];
+layout(location = 0) in vec2 uv;
+layout(location = 0) out vec4 color;
+void main() { color = texture(texs[nonuniformEXT(int(uv.x * 4.0))], uv); }
+"""
+
+# (b) The break block holding subgroupAdd is melded into the loop merge (DXC
+# #6222 pattern): the reduction, which ran per iteration among the invocations
+# breaking together, now runs once among all of them.
+BRK2 = """#version 450
+#extension GL_KHR_shader_subgroup_arithmetic : enable
+layout(local_size_x = 64) in;
+layout(std430, binding = 0) buffer B { uint data[]; };
+void main() {
+  uint id = gl_LocalInvocationID.x;
+  uint i = 0u;
+  uint r = 0u;
+  while (true) {
+    if (i == (id & 3u)) { r = subgroupAdd(1u); break; }
+    ++i;
+  }
+  data[id] = r;
+}
+"""
+
+# (c) The texture() after the loop (uniform control flow) is replaced by the
+# in-loop one, whose last instance ran after quad neighbours left the loop
+# (the trip count n varies per pixel).
+RE = """#version 450
+layout(set = 0, binding = 0) uniform sampler2D tex;
+layout(location = 0) in vec2 uv;
+layout(location = 1) in float n;
+layout(location = 0) out vec4 color;
+void main() {
+  vec4 a = vec4(0.0);
+  float i = 0.0;
+  do { a += texture(tex, uv); i += 1.0; } while (i < n);
+  vec4 b = texture(tex, uv);
+  color = a + b;
+}
+"""
+
+GAINED = "motion-convergent-gained-divergence"
+CHANGED = "motion-coconvergent-changed-divergence"
+
+REPRODUCTIONS = [
+    ("desc-array-switch", "nu3.frag", NU3, ["--replace-desc-array-access-using-var-index"], GAINED),
+    ("merge-blocks-O", "brk2.comp", BRK2, ["-O"], CHANGED),
+    ("merge-blocks", "brk2.comp", BRK2,
+     ["--eliminate-local-multi-store", "--eliminate-dead-branches", "--merge-blocks"], CHANGED),
+    ("redundancy-elimination", "re.frag", RE,
+     ["--eliminate-local-multi-store", "--redundancy-elimination"], GAINED),
+    ("redundancy-elimination-O", "re.frag", RE, ["-O"], GAINED),
+]
+
+CLEAN_PASSES = [["-O"], ["--ssa-rewrite"], ["--eliminate-dead-code-aggressive"],
+                ["--inline-entry-points-exhaustive"]]
+TARGET = "vulkan1.1"
+
+
+def run(command):
+    return subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def compile_glsl(args, path, out):
+    result = run([args.glslang, "-V", "--target-env", TARGET, path, "-o", out])
+    return result.returncode == 0
+
+
+def optimize(args, spv, passes, out):
+    result = run([args.spirv_opt, "--target-env=" + TARGET] + passes + [spv, "-o", out])
+    if result.returncode != 0:
+        raise RuntimeError("spirv-opt %s failed: %s" % (" ".join(passes), result.stderr))
+
+
+def check_motion(args, before, after):
+    result = run([args.spirv_conv, "check-motion", "--target-env", TARGET, "--format", "json",
+                  before, after])
+    rules = []
+    if result.stdout.strip():
+        for entry in json.loads(result.stdout)["files"]:
+            rules += [finding["rule"] for finding in entry["findings"]]
+    return result.returncode, rules, result.stderr
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--spirv-conv", required=True)
+    parser.add_argument("--glslang", default="glslangValidator")
+    parser.add_argument("--spirv-opt", default="spirv-opt")
+    parser.add_argument("--shaders", required=True, help="clean shaders (the project's shaders/)")
+    parser.add_argument("--work-dir", required=True)
+    args = parser.parse_args()
+    os.makedirs(args.work_dir, exist_ok=True)
+    failures = []
+
+    for name, file_name, source, passes, rule in REPRODUCTIONS:
+        path = os.path.join(args.work_dir, file_name)
+        with open(path, "w") as out:
+            out.write(source)
+        before = path + ".spv"
+        after = os.path.join(args.work_dir, name + ".spv")
+        if not compile_glsl(args, path, before):
+            failures.append("%s: glslangValidator failed" % name)
+            continue
+        optimize(args, before, passes, after)
+        code, rules, stderr = check_motion(args, before, after)
+        if code != 1 or rule not in rules:
+            failures.append("%s: expected exit 1 with %s, got exit %d with %s %s"
+                            % (name, rule, code, rules, stderr))
+        else:
+            print("reproduced %s: %s" % (name, sorted(set(rules))))
+
+    clean = 0
+    for file_name in sorted(os.listdir(args.shaders)):
+        if not file_name.endswith((".frag", ".comp", ".vert")):
+            continue
+        before = os.path.join(args.work_dir, file_name + ".spv")
+        if not compile_glsl(args, os.path.join(args.shaders, file_name), before):
+            continue
+        for passes in CLEAN_PASSES:
+            after = os.path.join(args.work_dir, file_name + passes[0] + ".spv")
+            optimize(args, before, passes, after)
+            code, rules, stderr = check_motion(args, before, after)
+            clean += 1
+            if code != 0:
+                failures.append("false alarm: %s %s: exit %d %s %s"
+                                % (file_name, passes[0], code, rules, stderr))
+    print("%d clean pairs checked" % clean)
+    if clean < 10:
+        failures.append("only %d clean pairs (need at least 10)" % clean)
+
+    for failure in failures:
+        print("FAIL: " + failure, file=sys.stderr)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
