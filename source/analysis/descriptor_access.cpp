@@ -39,16 +39,57 @@ DescriptorClass ImageClass(const Instruction& image) {
   return storage ? DescriptorClass::kStorageImage : DescriptorClass::kSampledImage;
 }
 
-std::optional<DescriptorArray> AsDescriptorArray(const ModuleIndex& index,
-                                                 const Instruction& variable) {
-  const auto storage = static_cast<spv::StorageClass>(variable.GetSingleWordInOperand(0));
+bool IsOpaque(const Instruction& type) {
+  switch (type.opcode()) {
+    case spv::Op::OpTypeImage:
+    case spv::Op::OpTypeSampler:
+    case spv::Op::OpTypeSampledImage:
+    case spv::Op::OpTypeAccelerationStructureKHR:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// The class of the descriptors of the non-array type |element| in |storage|,
+// or nothing when it is not a descriptor type.
+std::optional<DescriptorClass> ElementClass(const ModuleIndex& index, const Instruction& element,
+                                            spv::StorageClass storage) {
+  switch (element.opcode()) {
+    case spv::Op::OpTypeImage:
+      return ImageClass(element);
+    case spv::Op::OpTypeSampledImage: {
+      // A combined image sampler: the image decides (samplerBuffer is a
+      // uniform texel buffer).
+      const Instruction* image = index.Def(element.GetSingleWordInOperand(0));
+      return image != nullptr ? ImageClass(*image) : DescriptorClass::kSampledImage;
+    }
+    case spv::Op::OpTypeSampler:
+      return DescriptorClass::kSampledImage;
+    case spv::Op::OpTypeAccelerationStructureKHR:
+      return DescriptorClass::kAccelerationStructure;
+    case spv::Op::OpTypeStruct:
+      if (index.HasDecoration(element.result_id(), spv::Decoration::Block)) {
+        return storage == spv::StorageClass::StorageBuffer ? DescriptorClass::kStorageBuffer
+                                                           : DescriptorClass::kUniformBuffer;
+      }
+      if (index.HasDecoration(element.result_id(), spv::Decoration::BufferBlock)) {
+        return DescriptorClass::kStorageBuffer;
+      }
+      return std::nullopt;
+    default:
+      return std::nullopt;
+  }
+}
+
+// |type| as an array of descriptors in |storage|, or nothing.
+std::optional<DescriptorArray> AsDescriptorArrayType(const ModuleIndex& index,
+                                                     const Instruction* type,
+                                                     spv::StorageClass storage) {
   if (storage != spv::StorageClass::UniformConstant && storage != spv::StorageClass::Uniform &&
       storage != spv::StorageClass::StorageBuffer) {
     return std::nullopt;
   }
-  const Instruction* pointer = index.Def(variable.type_id());
-  if (pointer == nullptr || pointer->opcode() != spv::Op::OpTypePointer) return std::nullopt;
-  const Instruction* type = index.Def(pointer->GetSingleWordInOperand(1));
   DescriptorArray array;
   while (type != nullptr && (type->opcode() == spv::Op::OpTypeArray ||
                              type->opcode() == spv::Op::OpTypeRuntimeArray)) {
@@ -56,43 +97,19 @@ std::optional<DescriptorArray> AsDescriptorArray(const ModuleIndex& index,
     type = index.Def(type->GetSingleWordInOperand(0));
   }
   if (array.depth == 0 || type == nullptr) return std::nullopt;
-  switch (type->opcode()) {
-    case spv::Op::OpTypeImage:
-      array.opaque = true;
-      array.descriptor_class = ImageClass(*type);
-      return array;
-    case spv::Op::OpTypeSampledImage: {
-      // A combined image sampler: the image decides (samplerBuffer is a
-      // uniform texel buffer).
-      const Instruction* image = index.Def(type->GetSingleWordInOperand(0));
-      array.opaque = true;
-      array.descriptor_class =
-          image != nullptr ? ImageClass(*image) : DescriptorClass::kSampledImage;
-      return array;
-    }
-    case spv::Op::OpTypeSampler:
-      array.opaque = true;
-      array.descriptor_class = DescriptorClass::kSampledImage;
-      return array;
-    case spv::Op::OpTypeAccelerationStructureKHR:
-      array.opaque = true;
-      array.descriptor_class = DescriptorClass::kAccelerationStructure;
-      return array;
-    case spv::Op::OpTypeStruct:
-      if (index.HasDecoration(type->result_id(), spv::Decoration::Block)) {
-        array.descriptor_class = storage == spv::StorageClass::StorageBuffer
-                                     ? DescriptorClass::kStorageBuffer
-                                     : DescriptorClass::kUniformBuffer;
-        return array;
-      }
-      if (index.HasDecoration(type->result_id(), spv::Decoration::BufferBlock)) {
-        array.descriptor_class = DescriptorClass::kStorageBuffer;
-        return array;
-      }
-      return std::nullopt;
-    default:
-      return std::nullopt;
-  }
+  const std::optional<DescriptorClass> element = ElementClass(index, *type, storage);
+  if (!element) return std::nullopt;
+  array.opaque = IsOpaque(*type);
+  array.descriptor_class = *element;
+  return array;
+}
+
+std::optional<DescriptorArray> AsDescriptorArray(const ModuleIndex& index,
+                                                 const Instruction& variable) {
+  const Instruction* pointer = index.Def(variable.type_id());
+  if (pointer == nullptr || pointer->opcode() != spv::Op::OpTypePointer) return std::nullopt;
+  return AsDescriptorArrayType(index, index.Def(pointer->GetSingleWordInOperand(1)),
+                               static_cast<spv::StorageClass>(variable.GetSingleWordInOperand(0)));
 }
 
 // The index that selected a descriptor on the way to a use.
@@ -144,52 +161,23 @@ class Tracer {
           Follow(user.result_id(), 0, index);
         }
         return;
-      case spv::Op::OpPtrAccessChain:
-      case spv::Op::OpInBoundsPtrAccessChain:
-      case spv::Op::OpCopyObject:
-      case spv::Op::OpPhi:
-      case spv::Op::OpSelect:
-      case spv::Op::OpSampledImage:
-      case spv::Op::OpImage:
-      case spv::Op::OpImageTexelPointer:
-        if (op == spv::Op::OpSelect && in == 0) return;  // the condition
-        Follow(user.result_id(), depth, index);
+      case spv::Op::OpFunctionCall:
+        if (in >= 1) Parameter(user, in, depth, index);
         return;
       case spv::Op::OpLoad:
         if (depth > 0) return;  // a whole array of descriptors
         if (array_.opaque) {
           Follow(user.result_id(), 0, index);  // the loaded handle
-        } else {
-          Record(user, in, index);
+          return;
         }
-        return;
-      case spv::Op::OpStore:
-      case spv::Op::OpArrayLength:
-        if (in == 0 && depth == 0) Record(user, in, index);
-        return;
-      case spv::Op::OpCopyMemory:
-      case spv::Op::OpCopyMemorySized:
-        if (in <= 1 && depth == 0) Record(user, in, index);
-        return;
-      case spv::Op::OpRayQueryInitializeKHR:
-        if (in == 1) Record(user, in, index);
-        return;
-      case spv::Op::OpTraceRayKHR:
-      case spv::Op::OpTraceNV:
-        if (in == 0) Record(user, in, index);
-        return;
-      case spv::Op::OpFunctionCall:
-        if (in >= 1) Parameter(user, in, depth, index);
-        return;
-      default:
         break;
+      default:
+        if (DescriptorOperands(user).empty()) break;
+        if (op == spv::Op::OpSelect && in == 0) return;  // the condition
+        Follow(user.result_id(), depth, index);
+        return;
     }
-    if (depth > 0 || in != 0) return;
-    // Atomics (also through an image texel pointer) and image instructions
-    // take the resource as their first in-operand.
-    if (spvOpcodeIsAtomicOp(op) || std::string(spvOpcodeString(op)).rfind("Image", 0) == 0) {
-      Record(user, in, index);
-    }
+    if (depth == 0 && AccessesResource(tables_.index, user, in)) Record(user, in, index);
   }
 
   // The callee's parameter for argument |in| of |call|.
@@ -259,10 +247,29 @@ std::vector<ResourceOperand> FindResourceOperands(const ModuleTables& tables,
 
 namespace {
 
-// The operands through which |inst| passes a descriptor (or a value made
-// from one) on to its result; for a parameter, the arguments of the calls.
+// DescriptorOperands, and for a parameter the arguments of the calls.
 std::vector<uint32_t> DescriptorSources(const ModuleTables& tables, const Instruction& inst) {
+  if (inst.opcode() != spv::Op::OpFunctionParameter) return DescriptorOperands(inst);
   std::vector<uint32_t> sources;
+  for (const spvtools::opt::Function& function : *tables.ir.module()) {
+    uint32_t position = 0;
+    uint32_t found = 0;
+    function.ForEachParam([&](const Instruction* parameter) {
+      ++position;
+      if (parameter == &inst) found = position;
+    });
+    if (found == 0) continue;
+    for (const Instruction* call : tables.calls.CallsOf(function.result_id())) {
+      sources.push_back(call->GetSingleWordInOperand(found));
+    }
+    break;
+  }
+  return sources;
+}
+
+}  // namespace
+
+std::vector<uint32_t> DescriptorOperands(const Instruction& inst) {
   switch (inst.opcode()) {
     case spv::Op::OpAccessChain:
     case spv::Op::OpInBoundsAccessChain:
@@ -272,43 +279,53 @@ std::vector<uint32_t> DescriptorSources(const ModuleTables& tables, const Instru
     case spv::Op::OpLoad:
     case spv::Op::OpImage:
     case spv::Op::OpImageTexelPointer:
-      sources.push_back(inst.GetSingleWordInOperand(0));
-      break;
+      return {inst.GetSingleWordInOperand(0)};
     case spv::Op::OpSampledImage:  // the image and the sampler
-      sources.push_back(inst.GetSingleWordInOperand(0));
-      sources.push_back(inst.GetSingleWordInOperand(1));
-      break;
+      return {inst.GetSingleWordInOperand(0), inst.GetSingleWordInOperand(1)};
     case spv::Op::OpSelect:
-      sources.push_back(inst.GetSingleWordInOperand(1));
-      sources.push_back(inst.GetSingleWordInOperand(2));
-      break;
-    case spv::Op::OpPhi:
+      return {inst.GetSingleWordInOperand(1), inst.GetSingleWordInOperand(2)};
+    case spv::Op::OpPhi: {
+      std::vector<uint32_t> values;
       for (uint32_t k = 0; k < inst.NumInOperands(); k += 2) {
-        sources.push_back(inst.GetSingleWordInOperand(k));
+        values.push_back(inst.GetSingleWordInOperand(k));
       }
-      break;
-    case spv::Op::OpFunctionParameter:
-      for (const spvtools::opt::Function& function : *tables.ir.module()) {
-        uint32_t position = 0;
-        uint32_t found = 0;
-        function.ForEachParam([&](const Instruction* parameter) {
-          ++position;
-          if (parameter == &inst) found = position;
-        });
-        if (found == 0) continue;
-        for (const Instruction* call : tables.calls.CallsOf(function.result_id())) {
-          sources.push_back(call->GetSingleWordInOperand(found));
-        }
-        break;
-      }
-      break;
+      return values;
+    }
+    default:
+      return {};
+  }
+}
+
+bool AccessesResource(const ModuleIndex& index, const Instruction& user, uint32_t in) {
+  const spv::Op op = user.opcode();
+  switch (op) {
+    case spv::Op::OpLoad: {  // of buffer data, not of a handle
+      const Instruction* type = index.Def(user.type_id());
+      return in == 0 && type != nullptr && !IsOpaque(*type);
+    }
+    case spv::Op::OpStore:
+    case spv::Op::OpArrayLength:
+    case spv::Op::OpTraceRayKHR:
+    case spv::Op::OpTraceNV:
+      return in == 0;
+    case spv::Op::OpCopyMemory:
+    case spv::Op::OpCopyMemorySized:
+      return in <= 1;
+    case spv::Op::OpRayQueryInitializeKHR:
+      return in == 1;
     default:
       break;
   }
-  return sources;
+  if (in != 0 || !DescriptorOperands(user).empty()) return false;
+  // Atomics (also through an image texel pointer) and image instructions
+  // take the resource as their first in-operand.
+  return spvOpcodeIsAtomicOp(op) || std::string(spvOpcodeString(op)).rfind("Image", 0) == 0;
 }
 
-}  // namespace
+bool IsDescriptorArrayType(const ModuleIndex& index, const Instruction* type,
+                           spv::StorageClass storage) {
+  return AsDescriptorArrayType(index, type, storage).has_value();
+}
 
 std::vector<uint32_t> DescriptorValues(const ModuleTables& tables,
                                        const ResourceOperand& resource) {

@@ -43,6 +43,24 @@ struct ResourceOperand {
   Uniformity index_level = Uniformity::kUniform;
 };
 
+// The operands through which |inst| passes a descriptor (or a value made
+// from one) on to its result: the base of an access chain, the pointer of a
+// load of a handle, the image of OpImage / OpImageTexelPointer, both
+// operands of OpSampledImage, the values of a phi or select, a copied value.
+// Empty for every other instruction.
+std::vector<uint32_t> DescriptorOperands(const spvtools::opt::Instruction& inst);
+
+// In-operand |in| of |user| is the resource operand of an access
+// (VUID-RuntimeSpirv-None-10148): the pointer of a load of buffer data, a
+// store, a memory copy, OpArrayLength or an atomic; the image of an image
+// instruction; the acceleration structure of a ray query or trace.
+bool AccessesResource(const ModuleIndex& index, const spvtools::opt::Instruction& user,
+                      uint32_t in);
+
+// |type| is an array (of arrays) of descriptors in |storage|.
+bool IsDescriptorArrayType(const ModuleIndex& index, const spvtools::opt::Instruction* type,
+                           spv::StorageClass storage);
+
 // The descriptor class of |variable| when it is an array of descriptors
 // (images, samplers, acceleration structures, buffer blocks), else nothing.
 std::optional<DescriptorClass> DescriptorArrayClass(const ModuleIndex& index,

@@ -20,21 +20,17 @@ using spvtools::opt::Instruction;
 const Instruction* DecoratedSource(const LintContext& lint, uint32_t id) {
   const Instruction* inst = lint.index.Def(id);
   for (int depth = 0; inst != nullptr && depth < 16; ++depth) {
-    switch (inst->opcode()) {
-      case spv::Op::OpSampledImage:
-      case spv::Op::OpImage:
-      case spv::Op::OpLoad:
-      case spv::Op::OpCopyObject:
-      case spv::Op::OpAccessChain:
-      case spv::Op::OpInBoundsAccessChain:
-      case spv::Op::OpImageTexelPointer:
-        inst = lint.index.Def(inst->GetSingleWordInOperand(0));
-        break;
-      default:
-        return nullptr;
+    // Straight back along the first operand; a phi or select may merge
+    // values of which only some are decorated, so it ends the search.
+    const std::vector<uint32_t> sources = analysis::DescriptorOperands(*inst);
+    if (sources.empty() || inst->opcode() == spv::Op::OpPhi ||
+        inst->opcode() == spv::Op::OpSelect) {
+      return nullptr;
     }
-    if (inst != nullptr && analysis::IsDecoratedNonUniform(lint.index, inst->result_id()))
+    inst = lint.index.Def(sources[0]);
+    if (inst != nullptr && analysis::IsDecoratedNonUniform(lint.index, inst->result_id())) {
       return inst;
+    }
   }
   return nullptr;
 }

@@ -67,18 +67,6 @@ std::string ArrayName(IRContext* context, const Instruction* variable) {
 // ---------------------------------------------------------------------------
 // Types.
 
-bool IsOpaque(const Instruction* type) {
-  switch (type->opcode()) {
-    case spv::Op::OpTypeImage:
-    case spv::Op::OpTypeSampler:
-    case spv::Op::OpTypeSampledImage:
-    case spv::Op::OpTypeAccelerationStructureKHR:
-      return true;
-    default:
-      return false;
-  }
-}
-
 // Whether a Function variable can hold a value of |type_id|: no pointers,
 // no opaque handles, no runtime arrays.
 bool IsStorable(const analysis::ModuleIndex& index, uint32_t type_id) {
@@ -103,24 +91,6 @@ bool IsStorable(const analysis::ModuleIndex& index, uint32_t type_id) {
   }
 }
 
-// Whether |type| is an array (of arrays) of descriptors: images, samplers,
-// acceleration structures, or Block / BufferBlock structs.
-bool IsDescriptorArrayType(const analysis::ModuleIndex& index, const Instruction* type) {
-  if (type == nullptr ||
-      (type->opcode() != spv::Op::OpTypeArray && type->opcode() != spv::Op::OpTypeRuntimeArray)) {
-    return false;
-  }
-  while (type != nullptr && (type->opcode() == spv::Op::OpTypeArray ||
-                             type->opcode() == spv::Op::OpTypeRuntimeArray)) {
-    type = index.Def(type->GetSingleWordInOperand(0));
-  }
-  if (type == nullptr) return false;
-  if (IsOpaque(type)) return true;
-  return type->opcode() == spv::Op::OpTypeStruct &&
-         (index.HasDecoration(type->result_id(), spv::Decoration::Block) ||
-          index.HasDecoration(type->result_id(), spv::Decoration::BufferBlock));
-}
-
 bool IsNameOrDecoration(spv::Op op) {
   return spvtools::opt::IsAnnotationInst(op) || spvtools::opt::IsDebug2Inst(op);
 }
@@ -130,46 +100,6 @@ bool IsNameOrDecoration(spv::Op op) {
 
 bool IsAccessChain(spv::Op op) {
   return op == spv::Op::OpAccessChain || op == spv::Op::OpInBoundsAccessChain;
-}
-
-// Whether in-operand |in| of |user| accesses the resource it names (as
-// analysis::FindResourceOperands records it), rather than passing the
-// descriptor on (to an access chain, a sampled image, a call, ...).
-bool IsResourceUse(const analysis::ModuleIndex& index, const Instruction& user, uint32_t in) {
-  const spv::Op op = user.opcode();
-  switch (op) {
-    case spv::Op::OpAccessChain:
-    case spv::Op::OpInBoundsAccessChain:
-    case spv::Op::OpPtrAccessChain:
-    case spv::Op::OpInBoundsPtrAccessChain:
-    case spv::Op::OpCopyObject:
-    case spv::Op::OpPhi:
-    case spv::Op::OpSelect:
-    case spv::Op::OpSampledImage:
-    case spv::Op::OpImage:
-    case spv::Op::OpImageTexelPointer:
-    case spv::Op::OpFunctionCall:
-      return false;
-    case spv::Op::OpLoad: {
-      const Instruction* type = index.Def(user.type_id());
-      return in == 0 && type != nullptr && !IsOpaque(type);
-    }
-    case spv::Op::OpStore:
-    case spv::Op::OpArrayLength:
-    case spv::Op::OpTraceRayKHR:
-    case spv::Op::OpTraceNV:
-      return in == 0;
-    case spv::Op::OpCopyMemory:
-    case spv::Op::OpCopyMemorySized:
-      return in <= 1;
-    case spv::Op::OpRayQueryInitializeKHR:
-      return in == 1;
-    default:
-      break;
-  }
-  if (IsNameOrDecoration(op)) return false;
-  return in == 0 &&
-         (spvOpcodeIsAtomicOp(op) || std::string(spvOpcodeString(op)).rfind("Image", 0) == 0);
 }
 
 // The descriptor array an access chain starts from, through further access
@@ -199,24 +129,9 @@ std::set<uint32_t> SliceValues(const analysis::ModuleIndex& index, uint32_t id) 
     if (def == nullptr || def->opcode() == spv::Op::OpVariable || !values.insert(value).second) {
       continue;
     }
-    switch (def->opcode()) {
-      case spv::Op::OpAccessChain:
-      case spv::Op::OpInBoundsAccessChain:
-      case spv::Op::OpPtrAccessChain:
-      case spv::Op::OpInBoundsPtrAccessChain:
-      case spv::Op::OpCopyObject:
-      case spv::Op::OpLoad:
-      case spv::Op::OpImage:
-      case spv::Op::OpImageTexelPointer:
-        work.push_back(def->GetSingleWordInOperand(0));
-        break;
-      case spv::Op::OpSampledImage:
-        work.push_back(def->GetSingleWordInOperand(0));
-        work.push_back(def->GetSingleWordInOperand(1));
-        break;
-      default:
-        break;
-    }
+    // Phis and selects end the walk (the caller refuses to rewrite them).
+    if (def->opcode() == spv::Op::OpPhi || def->opcode() == spv::Op::OpSelect) continue;
+    for (uint32_t source : analysis::DescriptorOperands(*def)) work.push_back(source);
   }
   return values;
 }
@@ -241,7 +156,8 @@ void AddSelectors(const DescriptorAccesses& found, const analysis::ResourceOpera
     descriptor_class = resource.descriptor_class;
   }
   const Instruction* type = index.Def(pointer->GetSingleWordInOperand(1));
-  for (uint32_t k = 1; k < chain->NumInOperands() && IsDescriptorArrayType(index, type); ++k) {
+  for (uint32_t k = 1;
+       k < chain->NumInOperands() && analysis::IsDescriptorArrayType(index, type, storage); ++k) {
     Selector selector;
     selector.chain = chain;
     selector.operand = k;
@@ -487,7 +403,7 @@ Expected<std::vector<Access>> CollectAccesses(IRContext* context, const Descript
     std::set<uint32_t> values = SliceValues(tables.index, resource.id);
     for (uint32_t id : analysis::DescriptorValues(tables, resource)) values.insert(id);
     for (const analysis::UseTable::Use& use : tables.uses.UsesOf(resource.id)) {
-      if (!IsResourceUse(tables.index, *use.user, use.operand)) continue;
+      if (!analysis::AccessesResource(tables.index, *use.user, use.operand)) continue;
       Site& site = sites[use.user];
       site.values.insert(values.begin(), values.end());
       if (site.resource == nullptr) site.resource = &resource;

@@ -102,27 +102,10 @@ bool HasExtension(IRContext* context) {
 std::optional<DescriptorClass> ClassOfValue(const analysis::ModuleIndex& index, uint32_t id) {
   const Instruction* inst = index.Def(id);
   for (int depth = 0; inst != nullptr && depth < 64; ++depth) {
-    switch (inst->opcode()) {
-      case spv::Op::OpVariable:
-        return analysis::DescriptorArrayClass(index, *inst);
-      case spv::Op::OpAccessChain:
-      case spv::Op::OpInBoundsAccessChain:
-      case spv::Op::OpPtrAccessChain:
-      case spv::Op::OpInBoundsPtrAccessChain:
-      case spv::Op::OpCopyObject:
-      case spv::Op::OpLoad:
-      case spv::Op::OpImage:
-      case spv::Op::OpImageTexelPointer:
-      case spv::Op::OpSampledImage:
-      case spv::Op::OpPhi:
-        inst = index.Def(inst->GetSingleWordInOperand(0));
-        break;
-      case spv::Op::OpSelect:
-        inst = index.Def(inst->GetSingleWordInOperand(1));
-        break;
-      default:
-        return std::nullopt;
-    }
+    if (inst->opcode() == spv::Op::OpVariable) return analysis::DescriptorArrayClass(index, *inst);
+    const std::vector<uint32_t> sources = analysis::DescriptorOperands(*inst);
+    if (sources.empty()) return std::nullopt;
+    inst = index.Def(sources[0]);  // the image of a sampled image decides
   }
   return std::nullopt;
 }

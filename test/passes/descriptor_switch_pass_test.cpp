@@ -31,6 +31,8 @@ using test::ExpectIdempotent;
 using test::FindAll;
 using test::FindOne;
 using test::FragmentModule;
+using test::kRuntimeArrayMain;
+using test::kSeparateImageAndSamplerMain;
 using test::Named;
 using test::Operand;
 using test::PassRun;
@@ -142,24 +144,7 @@ OpFunctionEnd
 // images[i] (3) with samplers[j] (2), both dynamic: a switch on i whose
 // cases each switch on j: 3 x 2 samples, each with its pair of constants.
 TEST(DescriptorSwitchPass, SeparateImageAndSamplerNest) {
-  const PassRun run = RunPass(kPass, FragmentModule(R"(
-OpName %i "i"
-OpName %j "j"
-%main = OpFunction %void None %fn
-%entry = OpLabel
-%i = OpLoad %int %idx
-%j = OpLoad %int %idx2
-%c = OpLoad %v2float %uv
-%ip = OpAccessChain %ptr_image %images %i
-%img = OpLoad %image %ip
-%sp = OpAccessChain %ptr_sampler %samplers %j
-%smp = OpLoad %sampler %sp
-%si = OpSampledImage %sampled %img %smp
-%r = OpImageSampleImplicitLod %v4float %si %c
-OpStore %color %r
-OpReturn
-OpFunctionEnd
-)"));
+  const PassRun run = RunPass(kPass, FragmentModule(kSeparateImageAndSamplerMain));
   ExpectLowered(run);
   IRContext& context = *run.context;
   const auto outer = SwitchesOn(context, Named(context, "i")->result_id());
@@ -383,18 +368,7 @@ OpFunctionEnd
 
 // A runtime array has no element count to switch over.
 TEST(DescriptorSwitchPass, RuntimeArrayFails) {
-  const PassRun run = RunPass(kPass, FragmentModule(R"(
-%main = OpFunction %void None %fn
-%entry = OpLabel
-%i = OpLoad %int %idx
-%c = OpLoad %v2float %uv
-%p = OpAccessChain %ptr_sampled %bindless %i
-%t = OpLoad %sampled %p
-%r = OpImageSampleImplicitLod %v4float %t %c
-OpStore %color %r
-OpReturn
-OpFunctionEnd
-)"));
+  const PassRun run = RunPass(kPass, FragmentModule(kRuntimeArrayMain));
   EXPECT_EQ(run.status, Pass::Status::Failure);
   EXPECT_NE(run.messages.find("descriptor-switch: cannot rewrite OpImageSampleImplicitLod"),
             std::string::npos)

@@ -93,6 +93,44 @@ bool HasOpaquePhi(IRContext& context);
 // nonuniform-missing-decoration compares with subgroup).
 Uniformity WidestIndexLevel(IRContext& context);
 
+// Function bodies for FragmentModule that both lowering passes are tested
+// on (each test file asserts its own pass's rewrite of them).
+
+// A separate texture array and sampler array, both indexed by varying
+// indices (%idx, %idx2), combined and sampled with an implicit LOD.
+inline constexpr char kSeparateImageAndSamplerMain[] = R"(
+OpName %i "i"
+OpName %j "j"
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%i = OpLoad %int %idx
+%j = OpLoad %int %idx2
+%c = OpLoad %v2float %uv
+%ip = OpAccessChain %ptr_image %images %i
+%img = OpLoad %image %ip
+%sp = OpAccessChain %ptr_sampler %samplers %j
+%smp = OpLoad %sampler %sp
+%si = OpSampledImage %sampled %img %smp
+%r = OpImageSampleImplicitLod %v4float %si %c
+OpStore %color %r
+OpReturn
+OpFunctionEnd
+)";
+
+// An implicit-LOD sample from the runtime array %bindless with a varying index.
+inline constexpr char kRuntimeArrayMain[] = R"(
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%i = OpLoad %int %idx
+%c = OpLoad %v2float %uv
+%p = OpAccessChain %ptr_sampled %bindless %i
+%t = OpLoad %sampled %p
+%r = OpImageSampleImplicitLod %v4float %t %c
+OpStore %color %r
+OpReturn
+OpFunctionEnd
+)";
+
 // The definition of |id| in |run|'s module.
 inline spvtools::opt::Instruction* Def(const PassRun& run, uint32_t id) {
   return run.context->get_def_use_mgr()->GetDef(id);

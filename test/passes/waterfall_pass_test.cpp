@@ -31,6 +31,8 @@ using test::ExpectIdempotent;
 using test::FindAll;
 using test::FindOne;
 using test::FragmentModule;
+using test::kRuntimeArrayMain;
+using test::kSeparateImageAndSamplerMain;
 using test::LoopOf;
 using test::Named;
 using test::Operand;
@@ -148,24 +150,7 @@ OpFunctionEnd
 // one loop broadcasts both indices, and the invocations whose two indices
 // both match access the pair.
 TEST(WaterfallPass, SeparateImageAndSamplerBothNonUniform) {
-  const PassRun run = RunPass(kPass, FragmentModule(R"(
-OpName %i "i"
-OpName %j "j"
-%main = OpFunction %void None %fn
-%entry = OpLabel
-%i = OpLoad %int %idx
-%j = OpLoad %int %idx2
-%c = OpLoad %v2float %uv
-%ip = OpAccessChain %ptr_image %images %i
-%img = OpLoad %image %ip
-%sp = OpAccessChain %ptr_sampler %samplers %j
-%smp = OpLoad %sampler %sp
-%si = OpSampledImage %sampled %img %smp
-%r = OpImageSampleImplicitLod %v4float %si %c
-OpStore %color %r
-OpReturn
-OpFunctionEnd
-)"));
+  const PassRun run = RunPass(kPass, FragmentModule(kSeparateImageAndSamplerMain));
   ExpectWaterfall(run, 2);
   IRContext& context = *run.context;
   const auto broadcasts = FindAll(context, spv::Op::OpGroupNonUniformBroadcastFirst);
@@ -627,18 +612,7 @@ OpFunctionEnd
 
 // A runtime array (bindless) is fine for the waterfall: it needs no length.
 TEST(WaterfallPass, RuntimeArray) {
-  const PassRun run = RunPass(kPass, FragmentModule(R"(
-%main = OpFunction %void None %fn
-%entry = OpLabel
-%i = OpLoad %int %idx
-%c = OpLoad %v2float %uv
-%p = OpAccessChain %ptr_sampled %bindless %i
-%t = OpLoad %sampled %p
-%r = OpImageSampleImplicitLod %v4float %t %c
-OpStore %color %r
-OpReturn
-OpFunctionEnd
-)"));
+  const PassRun run = RunPass(kPass, FragmentModule(kRuntimeArrayMain));
   ExpectWaterfall(run, 1);
 }
 

@@ -135,7 +135,6 @@ class Checks:
         self.prefix = prefix
         self.passed = 0
         self.failed = 0
-        self.pending = 0
 
     def expect(self, ok, what, detail=""):
         if ok:
@@ -151,14 +150,9 @@ class Checks:
         print("%s: %s" % (self.prefix, text))
         sys.stdout.flush()
 
-    def mark_pending(self, text):
-        self.pending += 1
-        print("%s: PENDING: %s" % (self.prefix, text))
-        sys.stdout.flush()
-
     def summary(self, started):
-        print("%s: %d passed, %d failed, %d pending; %.1f s"
-              % (self.prefix, self.passed, self.failed, self.pending, time.monotonic() - started))
+        print("%s: %d passed, %d failed; %.1f s"
+              % (self.prefix, self.passed, self.failed, time.monotonic() - started))
         return 1 if self.failed else 0
 
 

@@ -105,10 +105,14 @@ void AddAnalysisFlags(CLI::App* command, AnalysisFlags* flags) {
   command->add_flag("--skip-validation", flags->skip_validation,
                     "Analyse without validating the input first (for modules spirv-val 2023.1 "
                     "rejects); the analysis may then refuse IR it cannot model");
-  command->add_flag("--assume-no-concurrent-writes", flags->no_concurrent_writes,
-                    "Treat storage buffer, workgroup and storage image reads as uniform when the "
-                    "address and every value the shader stores there are");
+  AddConcurrentWritesFlag(command, &flags->no_concurrent_writes);
   AddInputFlags(command, &flags->input);
+}
+
+CLI::Option* AddConcurrentWritesFlag(CLI::App* command, bool* no_concurrent_writes) {
+  return command->add_flag("--assume-no-concurrent-writes", *no_concurrent_writes,
+                           "Treat storage buffer, workgroup and storage image reads as uniform "
+                           "when the address and every value the shader stores there are");
 }
 
 Expected<LoadedModule> LoadForAnalysis(const std::string& file, const AnalysisFlags& flags) {

@@ -62,6 +62,9 @@ struct AnalysisFlags {
 
 void AddAnalysisFlags(CLI::App* command, AnalysisFlags* flags);
 
+// Adds --assume-no-concurrent-writes (UniformityOptions::assume_no_concurrent_writes).
+CLI::Option* AddConcurrentWritesFlag(CLI::App* command, bool* no_concurrent_writes);
+
 struct LoadedModule {
   SpirvBinary binary;
   std::unique_ptr<spvtools::opt::IRContext> context;

@@ -106,11 +106,7 @@ Command AddOptCommand(CLI::App& app) {
       ->add_option("--report", flags->report,
                    "Write what the passes changed as JSON (docs/passes.md#report); '-' for stdout")
       ->group(kPasses);
-  command
-      ->add_flag("--assume-no-concurrent-writes", flags->no_concurrent_writes,
-                 "Treat storage buffer, workgroup and storage image reads as uniform when the "
-                 "address and every value the shader stores there are")
-      ->group(kPasses);
+  AddConcurrentWritesFlag(command, &flags->no_concurrent_writes)->group(kPasses);
 
   return [flags]() {
     Expected<LoadOptions> options = ToLoadOptions(flags->input);
