@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "spirv_conv/device_profile.h"
+#include "spirv_conv/guarded_optimizer.h"
 #include "spirv_conv/load.h"
 #include "spirv_conv/nonuniform_passes.h"
 #include "spirv_conv/status.h"
@@ -26,6 +27,10 @@ struct PipelineOptions {
   // Do not validate the input (spirv-opt --skip-validation). The output is
   // validated regardless: spirv-conv never emits a module spirv-val rejects.
   bool skip_input_validation = false;
+  // First, spirv-opt passes under the motion guard (RunGuardedOptimizer),
+  // one flag per pass (ExpandOptimizerFlags); |optimizer.validator| and
+  // |.validate_each_pass| are taken from the fields above.
+  GuardedOptimizerOptions optimizer;
   // --lower-nonuniform --device: the passes LowerNonUniformPasses chooses
   // for this device run first.
   std::optional<DeviceProfile> lower_for;
@@ -36,12 +41,14 @@ struct PipelineOptions {
 };
 
 // Runs |binary| through the pipeline and returns the validated output words;
-// what the passes changed is appended to |log| (may be null). Errors:
-// kBadInput (input invalid or unparsable, or a pass cannot rewrite it),
-// kInvalidOutput (the result failed validation).
-Expected<std::vector<uint32_t>> RunPipeline(const SpirvBinary& binary,
-                                            const PipelineOptions& options,
-                                            ChangeLog* log = nullptr);
+// what the NonUniform passes changed is appended to |log|, what each spirv-opt
+// pass did to |optimizer_log| (both may be null). Errors: kBadInput (input
+// invalid or unparsable, or a pass cannot rewrite it), kFindings (a spirv-opt
+// pass rolled back under |optimizer.strict|), kInvalidOutput (the result
+// failed validation).
+Expected<std::vector<uint32_t>> RunPipeline(
+    const SpirvBinary& binary, const PipelineOptions& options, ChangeLog* log = nullptr,
+    std::vector<OptimizerPassResult>* optimizer_log = nullptr);
 
 }  // namespace spirv_conv
 

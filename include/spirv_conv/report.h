@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "spirv_conv/guarded_optimizer.h"
 #include "spirv_conv/lint.h"
 #include "spirv_conv/nonuniform_passes.h"
 
@@ -32,10 +33,15 @@ struct SarifOptions {
   // to it; others become absolute file: URIs. Empty: relative paths are kept
   // relative to an unrecorded %SRCROOT%, absolute ones absolute.
   std::string source_root;
+  // The rules of the run (tool.driver.rules, results' ruleIndex); null:
+  // LintRules(). With other rules |rules_doc| names the document that
+  // explains them (e.g. "docs/motion.md#the-rules" for MotionRules()).
+  const std::vector<RuleInfo>* rules = nullptr;
+  std::string rules_doc;
 };
 
 // The SARIF 2.1.0 log of docs/sarif.md ("spirv-conv lint --format sarif"):
-// one run, the rules of LintRules(), one result per finding with its notes as
+// one run, the rules of LintRules() (or |options.rules|), one result per finding with its notes as
 // related locations and as a code flow, and the inputs that could not be
 // linted as tool execution notifications.
 std::string RenderSarif(const std::vector<FileFindings>& files, const SarifOptions& options = {});
@@ -46,6 +52,7 @@ struct ModuleChanges {
   std::string output;  // empty when the module failed
   std::string error;   // why it failed; empty on success
   ChangeLog changes;
+  std::vector<OptimizerPassResult> optimizer;  // the spirv-opt passes, in order
 };
 
 // The JSON of `spirv-conv opt --report` (docs/passes.md#report).

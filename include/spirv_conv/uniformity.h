@@ -87,7 +87,10 @@ struct UniformityCycle {
   uint32_t header = 0;            // OpLabel id
   std::vector<uint32_t> entries;  // header first
   std::vector<uint32_t> blocks;   // every block, nested cycles included
-  uint32_t depth = 1;             // 1 for a top-level cycle
+  // A structured loop's break blocks: its loop construct outside the cycle
+  // (invocations run them on the iteration they leave; docs/uniformity.md).
+  std::vector<uint32_t> break_blocks;
+  uint32_t depth = 1;  // 1 for a top-level cycle
   bool reducible = true;
   // The widest level of a divergent exit (threads may leave on different
   // iterations or through different exits); uniform when none.

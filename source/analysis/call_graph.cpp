@@ -17,11 +17,6 @@ namespace {
 // headers predate it (../shared/reference/known-traps.md).
 constexpr uint32_t kMaximallyReconvergesKHR = 6023;
 
-bool EndsInvocation(spv::Op opcode) {
-  return opcode == spv::Op::OpKill || opcode == spv::Op::OpTerminateInvocation ||
-         opcode == spv::Op::OpTerminateRayKHR || opcode == spv::Op::OpIgnoreIntersectionKHR;
-}
-
 bool ComputesDerivatives(spv::ExecutionModel model, const std::set<uint32_t>& modes) {
   if (model == spv::ExecutionModel::Fragment) return true;
   const bool compute_like =
@@ -33,6 +28,11 @@ bool ComputesDerivatives(spv::ExecutionModel model, const std::set<uint32_t>& mo
 }
 
 }  // namespace
+
+bool EndsInvocation(spv::Op opcode) {
+  return opcode == spv::Op::OpKill || opcode == spv::Op::OpTerminateInvocation ||
+         opcode == spv::Op::OpTerminateRayKHR || opcode == spv::Op::OpIgnoreIntersectionKHR;
+}
 
 CallGraph::CallGraph(spvtools::opt::IRContext& context) : context_(context) {
   for (const spvtools::opt::Function& function : *context.module()) {

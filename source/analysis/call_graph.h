@@ -17,6 +17,9 @@
 namespace spirv_conv {
 namespace analysis {
 
+// OpKill, OpTerminateInvocation, OpTerminateRayKHR, OpIgnoreIntersectionKHR.
+bool EndsInvocation(spv::Op opcode);
+
 class CallGraph {
  public:
   explicit CallGraph(spvtools::opt::IRContext& context);

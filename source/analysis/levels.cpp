@@ -39,8 +39,10 @@ bool Levels::InCycleWithDivergentExit(uint32_t label) const {
     for (const spvtools::opt::Function& function : *context_.module()) {
       for (const UniformityCycle& cycle : info_.Cycles(function.result_id())) {
         if (cycle.divergent_exit == Uniformity::kUniform) continue;
-        for (uint32_t b : cycle.blocks) {
-          if (b < divergent_exit_blocks_.size()) divergent_exit_blocks_[b] = true;
+        for (const std::vector<uint32_t>* blocks : {&cycle.blocks, &cycle.break_blocks}) {
+          for (uint32_t b : *blocks) {
+            if (b < divergent_exit_blocks_.size()) divergent_exit_blocks_[b] = true;
+          }
         }
       }
     }

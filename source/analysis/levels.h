@@ -37,7 +37,8 @@ class Levels {
   Uniformity ControlFlowLevel(const spvtools::opt::Instruction& inst) const;
 
  private:
-  // Whether block |label| lies in a cycle with a divergent exit.
+  // Whether block |label| lies in a cycle with a divergent exit, or is one
+  // of its break blocks.
   bool InCycleWithDivergentExit(uint32_t label) const;
 
   spvtools::opt::IRContext& context_;

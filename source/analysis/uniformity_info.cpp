@@ -205,6 +205,9 @@ Status UniformityInfo::Impl::Run() {
       cycle.header = model->blocks.label_of[c->header()];
       for (uint32_t e : c->entries()) cycle.entries.push_back(model->blocks.label_of[e]);
       for (uint32_t b : c->blocks()) cycle.blocks.push_back(model->blocks.label_of[b]);
+      for (uint32_t b : model->break_blocks.of_cycle[ci]) {
+        cycle.break_blocks.push_back(model->blocks.label_of[b]);
+      }
       cycle.depth = c->depth();
       cycle.reducible = c->IsReducible();
       for (const FunctionState* s : states_of_[fn]) {

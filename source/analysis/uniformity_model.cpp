@@ -107,6 +107,7 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
   const CfgAnalyses& g = *m.graph;
 
   m.cycles = g.cycles.AllCycles();
+  m.break_blocks = FindBreakBlocks(*function, m.blocks, g);
 
   // Nodes: parameters, then per block (in function order) its instructions
   // with the virtual phis placed with the block's phis.

@@ -18,6 +18,7 @@
 #include "analysis/cfg_analyses.h"
 #include "analysis/compressed_lists.h"
 #include "analysis/function_cfg.h"
+#include "analysis/loop_constructs.h"
 #include "analysis/memory_ssa.h"
 #include "analysis/module_index.h"
 #include "analysis/sync_dependence.h"
@@ -115,6 +116,7 @@ struct FunctionModel {
   std::vector<char> kills;               // per block: ends in OpKill etc.
   std::vector<MemoryWrite> writes;
   std::vector<const Cycle*> cycles;  // parents before children
+  BreakBlocks break_blocks;          // of the structured loops
   std::vector<uint32_t> parameter_ids;
   std::vector<bool> parameter_is_pointer;
 

@@ -62,6 +62,12 @@ void FunctionState::EnqueueCycle(const Cycle* cycle) {
 }
 
 void FunctionState::EnqueueTemporalUsers(const Cycle* cycle) {
+  for (uint32_t b : model_.break_blocks.of_cycle[cycle->index()]) {
+    EnqueueControlFlow(b);
+    for (uint32_t n : model_.block_nodes[b]) {
+      for (uint32_t user : model_.users[n]) Enqueue(user);
+    }
+  }
   for (uint32_t b : cycle->blocks()) {
     for (uint32_t n : model_.block_nodes[b]) {
       for (uint32_t user : model_.users[n]) {
@@ -93,16 +99,31 @@ Uniformity FunctionState::UseLevel(uint32_t def, uint32_t use_block) const {
 Uniformity FunctionState::TemporalLevel(uint32_t def, uint32_t use_block,
                                         const Cycle** widest) const {
   Uniformity level = kU;
-  const CycleInfo& cycles = model_.graph->cycles;
-  for (const Cycle* c = cycles.InnermostCycle(model_.nodes[def].block);
-       c != nullptr && !c->Contains(use_block); c = c->parent()) {
-    // Temporal divergence, unless the value is the same on every iteration.
-    if (model_.IsInvariantIn(def, c)) continue;
+  auto take = [&](const Cycle* c) {
     const Uniformity exit = exit_[c->index()];
     if (exit > level) {
       level = exit;
       if (widest != nullptr) *widest = c;
     }
+  };
+  const CycleInfo& cycles = model_.graph->cycles;
+  const uint32_t def_block = model_.nodes[def].block;
+  for (const Cycle* c = cycles.InnermostCycle(def_block); c != nullptr && !c->Contains(use_block);
+       c = c->parent()) {
+    // Temporal divergence, unless the value is the same on every iteration.
+    if (model_.IsInvariantIn(def, c)) continue;
+    take(c);
+  }
+  // Defined in a break block (loop_constructs.h): each iteration's leavers
+  // compute it in their own dynamic instance, which ends at the merge. A
+  // use past the merge sees the values of different iterations.
+  for (uint32_t ci : model_.break_blocks.cycles_of[def_block]) {
+    const Cycle* c = model_.cycles[ci];
+    const std::vector<uint32_t>& of_use = model_.break_blocks.cycles_of[use_block];
+    if (c->Contains(use_block) || std::find(of_use.begin(), of_use.end(), ci) != of_use.end()) {
+      continue;
+    }
+    take(c);
   }
   return level;
 }
@@ -391,6 +412,13 @@ bool FunctionState::SolveControlFlow() {
         level = assumed_[ci];
         reason = {Kind::kCycle, model_.blocks.label_of[c->header()],
                   "inside a cycle that is not m-converged"};
+      }
+    }
+    for (uint32_t ci : model_.break_blocks.cycles_of[b]) {
+      if (exit_[ci] > level) {
+        level = exit_[ci];
+        reason = {Kind::kControlFlow, model_.blocks.label_of[exit_cause_[ci]],
+                  "a break block of a loop that invocations leave on different iterations"};
       }
     }
     if (Raise(cf_, b, level)) {

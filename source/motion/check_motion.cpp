@@ -4,6 +4,8 @@
 // CheckMotion: analyse both modules, match their instructions, judge every
 // checked instruction of AFTER.
 
+#include "motion/check_motion.h"
+
 #include <memory>
 #include <utility>
 
@@ -13,18 +15,37 @@
 #include "spirv_conv/motion.h"
 
 namespace spirv_conv {
-namespace {
+namespace motion {
 
-Expected<std::unique_ptr<motion::MotionModule>> Analyse(spvtools::opt::IRContext& context,
-                                                        const MotionOptions& options,
-                                                        const std::string& path) {
+Expected<std::unique_ptr<MotionModule>> AnalyseForMotion(spvtools::opt::IRContext& context,
+                                                         const MotionOptions& options,
+                                                         const std::string& path) {
   Expected<std::unique_ptr<UniformityInfo>> info =
       UniformityInfo::Compute(&context, options.uniformity);
   if (!info) return info.error();
-  return std::make_unique<motion::MotionModule>(context, std::move(*info), path);
+  return std::make_unique<MotionModule>(context, std::move(*info), path);
 }
 
-}  // namespace
+std::vector<Finding> CheckAnalysedMotion(MotionModule& then, MotionModule& now) {
+  spvtools::opt::IRContext& before = then.lint.ir;
+  spvtools::opt::IRContext& after = now.lint.ir;
+  const InstructionMatcher matcher(
+      then.keys, now.keys, before, after,
+      [&then](const spvtools::opt::Instruction& inst) { return IsChecked(inst, then.lint.index); },
+      [&then](uint32_t function) { return then.lint.calls.Reached(function); });
+  const MotionChecker checker(then, now, matcher);
+  std::vector<Finding> findings;
+  for (spvtools::opt::Function& function : *after.module()) {
+    // Code no entry point reaches never runs (an inlined callee left behind).
+    if (!now.lint.calls.Reached(function.result_id())) continue;
+    function.ForEachInst(
+        [&](const spvtools::opt::Instruction* inst) { checker.Check(*inst, &findings); },
+        /*run_for_debug_line_insts=*/false);
+  }
+  return findings;
+}
+
+}  // namespace motion
 
 const std::vector<RuleInfo>& MotionRules() {
   static const std::vector<RuleInfo> kRules = {
@@ -46,27 +67,11 @@ const std::vector<RuleInfo>& MotionRules() {
 Expected<std::vector<Finding>> CheckMotion(spvtools::opt::IRContext& before,
                                            spvtools::opt::IRContext& after,
                                            const MotionOptions& options) {
-  auto before_module = Analyse(before, options, options.before_path);
-  if (!before_module) return before_module.error();
-  auto after_module = Analyse(after, options, options.after_path);
-  if (!after_module) return after_module.error();
-  motion::MotionModule& then = **before_module;
-  motion::MotionModule& now = **after_module;
-
-  const motion::InstructionMatcher matcher(then.keys, now.keys, before, after,
-                                           [&then](const spvtools::opt::Instruction& inst) {
-                                             return motion::IsChecked(inst, then.lint.index);
-                                           });
-  const motion::MotionChecker checker(then, now, matcher);
-  std::vector<Finding> findings;
-  for (spvtools::opt::Function& function : *after.module()) {
-    // Code no entry point reaches never runs (an inlined callee left behind).
-    if (!now.lint.calls.Reached(function.result_id())) continue;
-    function.ForEachInst(
-        [&](const spvtools::opt::Instruction* inst) { checker.Check(*inst, &findings); },
-        /*run_for_debug_line_insts=*/false);
-  }
-  return findings;
+  auto then = motion::AnalyseForMotion(before, options, options.before_path);
+  if (!then) return then.error();
+  auto now = motion::AnalyseForMotion(after, options, options.after_path);
+  if (!now) return now.error();
+  return motion::CheckAnalysedMotion(**then, **now);
 }
 
 }  // namespace spirv_conv

@@ -7,6 +7,7 @@
 
 #include "analysis/cfg_analyses.h"
 #include "analysis/function_cfg.h"
+#include "analysis/loop_constructs.h"
 
 namespace spirv_conv {
 namespace motion {
@@ -29,16 +30,47 @@ std::vector<std::vector<uint32_t>> DirectDependence(const analysis::CfgAnalyses&
   return depends;
 }
 
+// A break block of a structured loop (analysis/loop_constructs.h) runs on
+// the iteration an invocation leaves: which one the loop's exiting branches
+// decide, even where the block post-dominates them.
+void AddBreakDependence(const spvtools::opt::Function& function, const analysis::FunctionCfg& graph,
+                        const analysis::CfgAnalyses& cfg,
+                        std::vector<std::vector<uint32_t>>* depends) {
+  const analysis::BreakBlocks breaks = analysis::FindBreakBlocks(function, graph, cfg);
+  const std::vector<const Cycle*> cycles = cfg.cycles.AllCycles();
+  for (const Cycle* cycle : cycles) {
+    const std::vector<uint32_t>& blocks = breaks.of_cycle[cycle->index()];
+    if (blocks.empty()) continue;
+    std::vector<uint32_t> exiting;
+    for (const auto& [from, to] : cycle->exit_edges()) exiting.push_back(from);
+    for (uint32_t b : blocks) {
+      for (uint32_t a : exiting) {
+        if (cfg.cfg.successors[a].size() > 1) (*depends)[b].push_back(a);
+      }
+    }
+  }
+}
+
 }  // namespace
 
 ControlDependence::ControlDependence(spvtools::opt::IRContext& context,
                                      const analysis::CallGraph& calls,
                                      const analysis::BlockTable& blocks)
-    : calls_(calls), blocks_(blocks) {
+    : context_(context), calls_(calls), blocks_(blocks) {
   for (const spvtools::opt::Function& function : *context.module()) {
     const analysis::FunctionCfg graph = analysis::BuildFunctionCfg(function);
     const analysis::CfgAnalyses cfg(graph.cfg);
-    const std::vector<std::vector<uint32_t>> direct = DirectDependence(cfg);
+    std::vector<std::vector<uint32_t>> direct = DirectDependence(cfg);
+    AddBreakDependence(function, graph, cfg, &direct);
+    for (uint32_t b = 0; b < graph.cfg.size(); ++b) {
+      std::vector<uint32_t>& above = dominators_[graph.label_of[b]];
+      if (!cfg.dominators.IsReachable(b)) continue;
+      for (uint32_t d = cfg.dominators.Idom(b); d != analysis::DominatorTree::kNone;
+           d = cfg.dominators.Idom(d)) {
+        above.push_back(graph.label_of[d]);
+        if (d == cfg.dominators.root()) break;
+      }
+    }
     for (uint32_t b = 0; b < graph.cfg.size(); ++b) {
       std::set<uint32_t>& closure = by_label_[graph.label_of[b]];
       std::vector<uint32_t> work = direct[b];
@@ -63,7 +95,64 @@ std::set<uint32_t> ControlDependence::Of(const spvtools::opt::Instruction& inst)
   if (found != by_label_.end()) result = found->second;
   const std::set<uint32_t>& context = CallContext(blocks_.FunctionOf(inst));
   result.insert(context.begin(), context.end());
+  const std::set<uint32_t> ends = EndsBefore(inst);
+  result.insert(ends.begin(), ends.end());
   return result;
+}
+
+void ControlDependence::AddEndsOfCall(const spvtools::opt::Instruction& call,
+                                      std::set<uint32_t>* out) const {
+  if (call.opcode() != spv::Op::OpFunctionCall) return;
+  const uint32_t callee = call.GetSingleWordInOperand(0);
+  if (calls_.InvocationEnd(callee) == nullptr) return;
+  const std::set<uint32_t>& ends = EndDependence(callee);
+  out->insert(ends.begin(), ends.end());
+}
+
+std::set<uint32_t> ControlDependence::EndsBefore(const spvtools::opt::Instruction& inst) const {
+  std::set<uint32_t> result;
+  const spvtools::opt::BasicBlock* block = blocks_.Of(inst);
+  if (block == nullptr) return result;
+  if (blocks_.CallsBefore(inst) != 0) {
+    for (const spvtools::opt::Instruction& earlier : *block) {
+      if (&earlier == &inst) break;
+      AddEndsOfCall(earlier, &result);
+    }
+  }
+  auto above = dominators_.find(block->id());
+  if (above == dominators_.end()) return result;
+  for (uint32_t label : above->second) {
+    const spvtools::opt::BasicBlock* dominator = blocks_.OfLabel(label);
+    if (dominator == nullptr) continue;
+    for (const spvtools::opt::Instruction& earlier : *dominator) AddEndsOfCall(earlier, &result);
+  }
+  return result;
+}
+
+const std::set<uint32_t>& ControlDependence::EndDependence(uint32_t function) const {
+  auto found = end_dependence_.find(function);
+  if (found != end_dependence_.end()) return found->second;
+  end_dependence_[function];  // recursion, which shaders do not have, ends here
+  std::set<uint32_t> result;
+  const spvtools::opt::Function* f = context_.GetFunction(function);
+  if (f != nullptr) {
+    for (const spvtools::opt::BasicBlock& block : *f) {
+      bool ends = false;
+      for (const spvtools::opt::Instruction& inst : block) {
+        if (analysis::EndsInvocation(inst.opcode())) ends = true;
+        if (inst.opcode() == spv::Op::OpFunctionCall &&
+            calls_.InvocationEnd(inst.GetSingleWordInOperand(0)) != nullptr) {
+          ends = true;
+          AddEndsOfCall(inst, &result);
+        }
+      }
+      if (!ends) continue;
+      auto deciders = by_label_.find(block.id());
+      if (deciders != by_label_.end())
+        result.insert(deciders->second.begin(), deciders->second.end());
+    }
+  }
+  return end_dependence_[function] = std::move(result);
 }
 
 const std::set<uint32_t>& ControlDependence::CallContext(uint32_t function) const {

@@ -32,11 +32,22 @@ class ControlDependence {
  private:
   // What every call of |function| depends on.
   const std::set<uint32_t>& CallContext(uint32_t function) const;
+  // The branches that decide whether a call of |function| ends the
+  // invocation (OpKill in it or in a function it calls): everything after
+  // such a call depends on them, as after a branch to an OpKill block.
+  const std::set<uint32_t>& EndDependence(uint32_t function) const;
+  // EndDependence of the calls that run before |inst|: in its block before
+  // it, or in a block that strictly dominates its block.
+  std::set<uint32_t> EndsBefore(const spvtools::opt::Instruction& inst) const;
+  void AddEndsOfCall(const spvtools::opt::Instruction& call, std::set<uint32_t>* out) const;
 
+  spvtools::opt::IRContext& context_;
   const analysis::CallGraph& calls_;
   const analysis::BlockTable& blocks_;
-  std::unordered_map<uint32_t, std::set<uint32_t>> by_label_;  // within the function
+  std::unordered_map<uint32_t, std::set<uint32_t>> by_label_;       // within the function
+  std::unordered_map<uint32_t, std::vector<uint32_t>> dominators_;  // label -> strict dominators
   mutable std::unordered_map<uint32_t, std::set<uint32_t>> call_context_;
+  mutable std::unordered_map<uint32_t, std::set<uint32_t>> end_dependence_;
 };
 
 }  // namespace motion

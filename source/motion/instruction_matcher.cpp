@@ -45,13 +45,45 @@ void ForEachBodyInstruction(spvtools::opt::IRContext& context, Visit visit) {
   }
 }
 
+// Function id -> itself and every function it calls, transitively.
+std::unordered_map<uint32_t, std::unordered_set<uint32_t>> CallClosure(
+    spvtools::opt::IRContext& context) {
+  std::unordered_map<uint32_t, std::vector<uint32_t>> callees;
+  for (spvtools::opt::Function& function : *context.module()) {
+    std::vector<uint32_t>& called = callees[function.result_id()];
+    function.ForEachInst([&called](Instruction* inst) {
+      if (inst->opcode() == spv::Op::OpFunctionCall) {
+        called.push_back(inst->GetSingleWordInOperand(0));
+      }
+    });
+  }
+  std::unordered_map<uint32_t, std::unordered_set<uint32_t>> closure;
+  for (const auto& entry : callees) {
+    std::unordered_set<uint32_t>& runs = closure[entry.first];
+    std::vector<uint32_t> work = {entry.first};
+    while (!work.empty()) {
+      const uint32_t f = work.back();
+      work.pop_back();
+      if (!runs.insert(f).second) continue;
+      auto found = callees.find(f);
+      if (found != callees.end())
+        work.insert(work.end(), found->second.begin(), found->second.end());
+    }
+  }
+  return closure;
+}
+
 }  // namespace
 
 InstructionMatcher::InstructionMatcher(StructuralKeys& before, StructuralKeys& after,
                                        spvtools::opt::IRContext& before_context,
                                        spvtools::opt::IRContext& after_context,
-                                       const std::function<bool(const Instruction&)>& wanted)
-    : before_(before), after_(after) {
+                                       const std::function<bool(const Instruction&)>& wanted,
+                                       const std::function<bool(uint32_t)>& runs_before)
+    : before_(before),
+      after_(after),
+      before_runs_in_(CallClosure(before_context)),
+      after_runs_in_(CallClosure(after_context)) {
   auto indexer = [](StructuralKeys& keys,
                     std::unordered_map<std::string, std::vector<Candidate>>* index) {
     return [&keys, index](const Instruction& inst, uint32_t function) {
@@ -67,7 +99,7 @@ InstructionMatcher::InstructionMatcher(StructuralKeys& before, StructuralKeys& a
     if (inst.HasResultId()) before_defs_[inst.result_id()] = &inst;
   });
   MatchAfter(after_context, wanted);
-  FindMerges(before_context, wanted);
+  FindMerges(before_context, wanted, runs_before);
 }
 
 void InstructionMatcher::MatchAfter(spvtools::opt::IRContext& after_context,
@@ -89,7 +121,7 @@ void InstructionMatcher::MatchAfter(spvtools::opt::IRContext& after_context,
     }
     if (origins.empty()) {
       for (const Instruction* candidate :
-           Best(after_, inst, function, position, &before_by_key_, before_)) {
+           Best(after_, inst, function, position, &before_by_key_, before_, before_runs_in_)) {
         origins.push_back({candidate, MatchKind::kStructural});
       }
     }
@@ -101,7 +133,8 @@ void InstructionMatcher::MatchAfter(spvtools::opt::IRContext& after_context,
 }
 
 void InstructionMatcher::FindMerges(spvtools::opt::IRContext& before_context,
-                                    const std::function<bool(const Instruction&)>& wanted) {
+                                    const std::function<bool(const Instruction&)>& wanted,
+                                    const std::function<bool(uint32_t)>& runs_before) {
   std::unordered_set<uint32_t> used;
   ForEachBodyInstruction(before_context, [&](const Instruction& inst, uint32_t) {
     inst.ForEachInId([&](const uint32_t* id) { used.insert(*id); });
@@ -111,11 +144,11 @@ void InstructionMatcher::FindMerges(spvtools::opt::IRContext& before_context,
     const uint32_t position =
         positions[std::to_string(function) + "/" + before_.Local(inst, kWeakest)]++;
     if (before_has_image_.count(&inst) || !inst.HasResultId() || !wanted(inst) ||
-        !used.count(inst.result_id())) {
+        !used.count(inst.result_id()) || !runs_before(function)) {
       return;
     }
     for (const Instruction* twin :
-         Best(before_, inst, function, position, &after_by_key_, after_)) {
+         Best(before_, inst, function, position, &after_by_key_, after_, after_runs_in_)) {
       origins_[twin].push_back({&inst, MatchKind::kMerged});
     }
   });
@@ -123,7 +156,8 @@ void InstructionMatcher::FindMerges(spvtools::opt::IRContext& before_context,
 
 std::vector<const Instruction*> InstructionMatcher::Best(
     StructuralKeys& keys, const Instruction& inst, uint32_t function, uint32_t position,
-    std::unordered_map<std::string, std::vector<Candidate>>* index, StructuralKeys& other_keys) {
+    std::unordered_map<std::string, std::vector<Candidate>>* index, StructuralKeys& other_keys,
+    const RunsIn& runs_in) {
   auto found = index->find(keys.Local(inst, kWeakest));
   if (found == index->end()) return {};
   std::vector<Candidate> candidates = found->second;
@@ -140,8 +174,14 @@ std::vector<const Instruction*> InstructionMatcher::Best(
   if (!line.empty()) {
     narrow([&](const Candidate& c) { return other_keys.Line(*c.inst) == line; });
   }
-  narrow([&](const Candidate& c) { return c.function == function; });
-  if (candidates.size() > 1) {
+  auto runs = runs_in.find(function);
+  narrow([&](const Candidate& c) {
+    return c.function == function || (runs != runs_in.end() && runs->second.count(c.function));
+  });
+  const bool one_function =
+      std::all_of(candidates.begin(), candidates.end(),
+                  [&](const Candidate& c) { return c.function == candidates.front().function; });
+  if (candidates.size() > 1 && one_function) {
     narrow([&](const Candidate& c) { return c.position == position; });
   }
   std::vector<const Instruction*> best;

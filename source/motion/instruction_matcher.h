@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <functional>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "motion/structural_key.h"
@@ -44,11 +45,14 @@ struct Origin {
 class InstructionMatcher {
  public:
   // |wanted| selects the instructions without result id and the BEFORE
-  // instructions whose merges are looked for (the checked classes).
+  // instructions whose merges are looked for (the checked classes);
+  // |runs_before| tells whether a BEFORE function (by id) can run at all:
+  // code that never runs may vanish, so it is no merge's origin.
   InstructionMatcher(StructuralKeys& before, StructuralKeys& after,
                      spvtools::opt::IRContext& before_context,
                      spvtools::opt::IRContext& after_context,
-                     const std::function<bool(const spvtools::opt::Instruction&)>& wanted);
+                     const std::function<bool(const spvtools::opt::Instruction&)>& wanted,
+                     const std::function<bool(uint32_t)>& runs_before);
 
   // The origins of |after|; empty when it matches nothing.
   const std::vector<Origin>& OriginsOf(const spvtools::opt::Instruction& after) const;
@@ -64,13 +68,20 @@ class InstructionMatcher {
   void MatchAfter(spvtools::opt::IRContext& after_context,
                   const std::function<bool(const spvtools::opt::Instruction&)>& wanted);
   void FindMerges(spvtools::opt::IRContext& before_context,
-                  const std::function<bool(const spvtools::opt::Instruction&)>& wanted);
+                  const std::function<bool(const spvtools::opt::Instruction&)>& wanted,
+                  const std::function<bool(uint32_t)>& runs_before);
+  // Function id -> the functions that run as part of a call of it in one
+  // module (itself and what it calls, transitively).
+  using RunsIn = std::unordered_map<uint32_t, std::unordered_set<uint32_t>>;
   // The best candidates for |inst| of |keys| among |index| (keyed by the
-  // other module's keys): deepest equal key first, then the same line.
+  // other module's keys): deepest equal key first, then the same line, then
+  // the same function or one it calls in the other module (|runs_in|: an
+  // inlined copy comes from a callee; candidates from several functions
+  // tie), then the same position.
   std::vector<const spvtools::opt::Instruction*> Best(
       StructuralKeys& keys, const spvtools::opt::Instruction& inst, uint32_t function,
       uint32_t position, std::unordered_map<std::string, std::vector<Candidate>>* index,
-      StructuralKeys& other_keys);
+      StructuralKeys& other_keys, const RunsIn& runs_in);
 
   StructuralKeys& before_;
   StructuralKeys& after_;
@@ -81,6 +92,8 @@ class InstructionMatcher {
   // BEFORE (resp. AFTER) instructions by their weakest key.
   std::unordered_map<std::string, std::vector<Candidate>> before_by_key_;
   std::unordered_map<std::string, std::vector<Candidate>> after_by_key_;
+  RunsIn before_runs_in_;
+  RunsIn after_runs_in_;
 };
 
 }  // namespace motion

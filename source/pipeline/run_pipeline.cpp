@@ -29,17 +29,33 @@ Expected<std::vector<std::unique_ptr<NonUniformPass>>> CreatePasses(const Pipeli
   return passes;
 }
 
+// The IR the NonUniform passes start from: |binary|'s, or the guarded
+// optimizer's result.
+Expected<std::unique_ptr<spvtools::opt::IRContext>> OptimizedIr(
+    const SpirvBinary& binary, const PipelineOptions& options,
+    std::vector<OptimizerPassResult>* optimizer_log) {
+  if (options.optimizer.flags.empty()) return BuildIrContext(binary);
+  GuardedOptimizerOptions optimizer = options.optimizer;
+  optimizer.validator = options.validator;
+  optimizer.validate_each_pass = !options.skip_input_validation;
+  Expected<GuardedOptimizerResult> result = RunGuardedOptimizer(binary, optimizer, optimizer_log);
+  if (!result) return result.error();
+  return std::move(result->context);
+}
+
 }  // namespace
 
 Expected<std::vector<uint32_t>> RunPipeline(const SpirvBinary& binary,
-                                            const PipelineOptions& options, ChangeLog* log) {
+                                            const PipelineOptions& options, ChangeLog* log,
+                                            std::vector<OptimizerPassResult>* optimizer_log) {
   // Validate before building the IR: SPIRV-Tools' IR loader assumes valid input.
   if (!options.skip_input_validation) {
     Status valid = ValidateSpirv(binary.words, binary.target_env, options.validator, binary.name,
                                  ExitCode::kBadInput);
     if (!valid) return valid.error();
   }
-  Expected<std::unique_ptr<spvtools::opt::IRContext>> context = BuildIrContext(binary);
+  Expected<std::unique_ptr<spvtools::opt::IRContext>> context =
+      OptimizedIr(binary, options, optimizer_log);
   if (!context) return context.error();
 
   Expected<std::vector<std::unique_ptr<NonUniformPass>>> passes = CreatePasses(options, log);

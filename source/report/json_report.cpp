@@ -5,36 +5,14 @@
 // names are a contract other tools depend on: add, never rename.
 
 #include "nlohmann/json.hpp"
+#include "report/finding_json.h"
 #include "spirv_conv/report.h"
 #include "spirv_conv/version.h"
 
 namespace spirv_conv {
-namespace {
 
 using nlohmann::json;
-
-json OrNull(const std::string& text) { return text.empty() ? json(nullptr) : json(text); }
-json OrNull(uint32_t number) { return number == 0 ? json(nullptr) : json(number); }
-
-json LocationJson(const Location& at) {
-  return {{"file", OrNull(at.file)},     {"line", OrNull(at.line)},
-          {"column", OrNull(at.column)}, {"function", OrNull(at.function)},
-          {"block", OrNull(at.block)},   {"instruction", OrNull(at.instruction)}};
-}
-
-json FindingJson(const Finding& finding) {
-  json notes = json::array();
-  for (const Note& note : finding.notes) {
-    notes.push_back({{"message", note.message}, {"location", LocationJson(note.location)}});
-  }
-  return {{"rule", finding.rule},
-          {"severity", SeverityName(finding.severity)},
-          {"message", finding.message},
-          {"location", LocationJson(finding.location)},
-          {"notes", notes}};
-}
-
-}  // namespace
+using report::FindingJson;
 
 std::string RenderJson(const std::vector<FileFindings>& files) {
   json entries = json::array();

@@ -5,6 +5,7 @@
 // are a contract: add, never rename.
 
 #include "nlohmann/json.hpp"
+#include "report/finding_json.h"
 #include "spirv_conv/report.h"
 #include "spirv_conv/version.h"
 
@@ -13,8 +14,7 @@ namespace {
 
 using nlohmann::json;
 
-json OrNull(const std::string& text) { return text.empty() ? json(nullptr) : json(text); }
-json OrNull(uint32_t number) { return number == 0 ? json(nullptr) : json(number); }
+using report::OrNull;
 
 json ChangeJson(const PassChange& change) {
   return {{"pass", change.pass},
@@ -26,6 +26,17 @@ json ChangeJson(const PassChange& change) {
           {"line", OrNull(change.line)}};
 }
 
+json OptimizerPassJson(const OptimizerPassResult& pass) {
+  json findings = json::array();
+  for (const Finding& finding : pass.findings) findings.push_back(report::FindingJson(finding));
+  return {{"pass", pass.flag},
+          {"outcome", OutcomeName(pass.outcome)},
+          {"reason", OrNull(pass.reason)},
+          {"findings", findings},
+          {"pass_ms", pass.pass_ms},
+          {"check_ms", pass.check_ms}};
+}
+
 }  // namespace
 
 std::string RenderPassReport(const std::vector<ModuleChanges>& modules) {
@@ -33,7 +44,14 @@ std::string RenderPassReport(const std::vector<ModuleChanges>& modules) {
   for (const ModuleChanges& module : modules) {
     json changes = json::array();
     for (const PassChange& change : module.changes) changes.push_back(ChangeJson(change));
-    json entry = {{"input", module.input}, {"output", OrNull(module.output)}, {"changes", changes}};
+    json optimizer = json::array();
+    for (const OptimizerPassResult& pass : module.optimizer) {
+      optimizer.push_back(OptimizerPassJson(pass));
+    }
+    json entry = {{"input", module.input},
+                  {"output", OrNull(module.output)},
+                  {"changes", changes},
+                  {"optimizer", optimizer}};
     if (!module.error.empty()) entry["error"] = module.error;
     entries.push_back(entry);
   }

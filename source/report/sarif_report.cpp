@@ -42,6 +42,19 @@ std::string Sentence(std::string text) {
   return text.empty() || text.back() == '.' ? text : text + ".";
 }
 
+// A rule documented elsewhere than docs/rules/ and not configurable.
+json OtherRuleJson(const RuleInfo& rule, const std::string& doc) {
+  const std::string id = rule.id;
+  const std::string summary = Sentence(rule.summary);
+  const std::string see = " See " + doc + " in the spirv-conv documentation.";
+  return {{"id", id},
+          {"name", PascalCase(id)},
+          {"shortDescription", {{"text", summary}}},
+          {"fullDescription", {{"text", summary}}},
+          {"help", {{"text", summary + see}, {"markdown", "**" + id + "**: " + summary + see}}},
+          {"defaultConfiguration", {{"level", SeverityName(rule.default_severity)}}}};
+}
+
 json RuleJson(const RuleInfo& rule) {
   const std::string id = rule.id;
   const std::string level = SeverityName(rule.default_severity);
@@ -112,7 +125,7 @@ json ResultJson(const Finding& finding, const std::string& file, const SarifOpti
                  {"level", SeverityName(finding.severity)},
                  {"message", MessageJson(finding.message, finding.location)},
                  {"locations", json::array({LocationJson(finding.location, file, options)})}};
-  const std::vector<RuleInfo>& rules = LintRules();
+  const std::vector<RuleInfo>& rules = options.rules ? *options.rules : LintRules();
   for (size_t i = 0; i < rules.size(); ++i) {
     if (finding.rule == rules[i].id) result["ruleIndex"] = i;
   }
@@ -163,7 +176,13 @@ json InvocationJson(const std::vector<FileFindings>& files, const SarifOptions& 
 
 std::string RenderSarif(const std::vector<FileFindings>& files, const SarifOptions& options) {
   json rules = json::array();
-  for (const RuleInfo& rule : LintRules()) rules.push_back(RuleJson(rule));
+  if (options.rules == nullptr) {
+    for (const RuleInfo& rule : LintRules()) rules.push_back(RuleJson(rule));
+  } else {
+    for (const RuleInfo& rule : *options.rules) {
+      rules.push_back(OtherRuleJson(rule, options.rules_doc));
+    }
+  }
   json results = json::array();
   for (const FileFindings& file : files) {
     for (const Finding& finding : file.findings) {

@@ -27,7 +27,9 @@ Checks, with spirv-conv choosing its target env itself (from the module):
                           `opt --lower-nonuniform --device lavapipe` exits
                           0, idempotently, and the lint finds no missing
                           NonUniform in its output -- or exits 2 with the
-                          pass's reason (a rewrite it does not support).
+                          pass's reason (a rewrite it does not support);
+                          `opt -O` (the guarded spirv-opt) exits 0 and
+                          check-motion accepts its output against the input.
   glslang-output-invalid: `opt X -o Y` exits 2 (spirv-val rejects the input)
                           and writes nothing; `opt --skip-validation X -o Y`
                           exits 3 (the output gate) and Y does not exist;
@@ -77,6 +79,8 @@ class Result:
     klass: str = "not-compilable"    # "valid", "glslang-output-invalid", "not-compilable"
     env: Optional[str] = None        # the chosen env (spirv-val's name)
     failures: List[str] = dataclasses.field(default_factory=list)
+    # `opt -O`: the spirv-opt passes rolled back, as (pass, [rules or reason]).
+    rolled_back: List[tuple] = dataclasses.field(default_factory=list)
 
 
 def run(args, cwd=None):
@@ -206,6 +210,7 @@ def check_shader_unguarded(corpus, rel_path, work_dir, tools):
             elif read_bytes(once) != read_bytes(twice):
                 fail("opt %s is not idempotent: the second run changed the module" % flag)
         check_lowering(spv, out, tools, fail)
+        result.rolled_back = check_guarded_optimizer(spv, out, tools, fail)
     else:
         code, err = run([tools.spirv_conv, "opt", spv, "-o", out])
         if code != 2:
@@ -260,6 +265,43 @@ def check_lowering(spv, out, tools, fail):
     if missing:
         fail("opt --lower-nonuniform left %d nonuniform-missing-decoration findings"
              % len(missing))
+
+
+def check_guarded_optimizer(spv, out, tools, fail):
+    """`opt -O` (docs/motion.md): exit 0, and the output, as a whole, is a
+    legal transformation of the input by check-motion. Returns the passes it
+    rolled back with their rules (or the reason when there are none)."""
+    optimized, report = out + ".O.spv", out + ".O.json"
+    code, err = run([tools.spirv_conv, "opt", "-O", "--report", report, spv, "-o", optimized])
+    if code != 0:
+        fail("opt -O: %s, expected exit 0" % describe(code), err)
+        return []
+    code, err = run([tools.spirv_conv, "check-motion", spv, optimized])
+    if code != 0:
+        fail("check-motion of opt -O's output against its input: %s, expected exit 0"
+             % describe(code), err)
+    with open(report) as f:
+        passes = json.load(f)["modules"][0]["optimizer"]
+    return [(p["pass"], sorted({f["rule"] for f in p["findings"]}) or [p["reason"]])
+            for p in passes if p["outcome"] == "rolled-back"]
+
+
+def write_motion_corpus(results, path):
+    """The rolled-back passes per shader, as the Markdown table that
+    docs/motion-corpus.md quotes."""
+    lines = ["| shader | env | rolled back (pass: rules) |", "| --- | --- | --- |"]
+    for r in sorted(results, key=lambda r: r.path):
+        if r.rolled_back:
+            counts = collections.Counter((p, ", ".join(rules)) for p, rules in r.rolled_back)
+            cells = "; ".join("%s%s: %s" % (p, " x%d" % n if n > 1 else "", rules)
+                              for (p, rules), n in sorted(counts.items()))
+            lines.append("| %s | %s | %s |" % (r.path, r.env, cells))
+    by_pass = collections.Counter(p for r in results for p, _ in r.rolled_back)
+    lines += ["", "Rolled back in %d of %d valid shaders; per pass: %s" % (
+        sum(1 for r in results if r.rolled_back), sum(1 for r in results if r.klass == "valid"),
+        ", ".join("%s %d" % item for item in sorted(by_pass.items())) or "none")]
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
 
 
 def compile_shader(tools, source, folder, glslang_env, spv, extra_args=()):
@@ -331,6 +373,8 @@ def main(argv):
                         "spirv-val rejects (default: from PATH)")
     parser.add_argument("--cache-dir", help="keep glslangValidator's verdicts here and reuse "
                         "them (keyed by its version, the env and the source bytes)")
+    parser.add_argument("--motion-table", help="write the passes `opt -O` rolled back per "
+                        "shader to this Markdown file (for docs/motion-corpus.md)")
     parser.add_argument("-v", "--verbose", action="store_true",
                         help="also print the class and env of every compilable shader")
     args = parser.parse_args(argv)
@@ -392,6 +436,8 @@ def main(argv):
              len(results) - len(compilable), envs, elapsed, args.jobs))
     print("corpus: %d passed, %d failed" % (len(compilable) - len(failed), len(failed)))
 
+    if args.motion_table:
+        write_motion_corpus(compilable, args.motion_table)
     status = 0
     if failed:
         status = 1

@@ -255,17 +255,6 @@ def compile_auto_mapped(tools, source, glslang_env, spv):
     --auto-map-locations (OpenGL-style shaders without layout qualifiers)."""
     return ct.compile_shader(tools, source, os.path.dirname(source), glslang_env, spv,
                              ("--amb", "--aml"))
-    args = [tools.glslang, "-V", "--amb", "--aml"]
-    args += ["--target-env", glslang_env] if glslang_env else []
-    code, _ = ct.run(args + [os.path.basename(source), "-o", spv], cwd=os.path.dirname(source))
-    compiled = code == 0 and os.path.isfile(spv)
-    if key:
-        fd, temp = tempfile.mkstemp(dir=tools.cache_dir, suffix=".tmp")
-        os.close(fd)
-        if compiled:
-            shutil.copyfile(spv, temp)
-        os.replace(temp, key + (".spv" if compiled else ".fail"))
-    return compiled
 
 
 def compile_valid(tools, corpus, rel, work_dir, auto_map):

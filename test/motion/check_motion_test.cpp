@@ -246,6 +246,72 @@ TEST(CheckMotion, SplitSelectIndexIntoTexelFetchesIsLegal) {
   EXPECT_EQ(Check(FragmentModule(kFetchSelectIndex), FragmentModule(kFetchInArms)), Rules{});
 }
 
+// Folding glslang's `while (true)` test (the dead exit %chk -> %merge) leaves
+// the break block %brk post-dominating the loop body, but its ballot still
+// runs once per iteration among the invocations leaving on it, before and
+// after: SPIR-V's loop construct, not the CFG's cycle, bounds the dynamic
+// instance (SPV_KHR_maximal_reconvergence). Legal (spirv-opt
+// --eliminate-dead-branches on glslang output; it was a false alarm while
+// the analysis read the break block as reconverged).
+TEST(CheckMotion, FoldingAConstantLoopExitKeepsTheBreakBlockDiverged) {
+  EXPECT_EQ(Check(ComputeModule(test::BallotInBreakBlock("OpBranchConditional %true %body %merge")),
+                  ComputeModule(test::BallotInBreakBlock("OpBranch %body"))),
+            Rules{});
+}
+
+// The DXC #6222 pattern (spirv-opt --merge-blocks): the break block is
+// melded into the loop merge, so the ballot runs once, among all
+// invocations together, instead of once per iteration among those leaving
+// on it. It lost the divergent exit branch: illegal.
+TEST(CheckMotion, MeldingABreakBlockIntoTheLoopMergeIsIllegal) {
+  const char* melded = R"(OpBranch %h
+%h = OpLabel
+%n = OpPhi %uint %uint_0 %entry %n1 %cont
+OpLoopMerge %merge %cont None
+OpBranch %body
+%body = OpLabel
+%lane = OpBitwiseAnd %uint %i %uint_3
+%hit = OpIEqual %bool %n %lane
+OpSelectionMerge %sm None
+OpBranchConditional %hit %merge %sm
+%sm = OpLabel
+OpBranch %cont
+%cont = OpLabel
+%n1 = OpIAdd %uint %n %uint_1
+OpBranch %h
+%merge = OpLabel
+%100 = OpGroupNonUniformBallot %v4u %uint_3 %true
+OpStore %priv %100
+OpReturn
+)";
+  EXPECT_EQ(Check(ComputeModule(test::BallotInBreakBlock("OpBranch %body")), ComputeModule(melded)),
+            Rules{kChanged});
+}
+
+// A ballot in the divergent `if`, and an identical one in a function no
+// entry point calls (an inlined callee left behind). Deleting the dead
+// function (--eliminate-dead-functions) changes nothing that runs: legal,
+// although the deleted ballot looks like one merged into the live one.
+TEST(CheckMotion, DeletingAnUncalledFunctionIsLegal) {
+  const std::string live = R"(OpSelectionMerge %m None
+OpBranchConditional %cond %a %m
+%a = OpLabel
+%100 = OpGroupNonUniformBallot %v4u %uint_3 %true
+OpStore %priv %100
+OpBranch %m
+%m = OpLabel
+OpReturn
+)";
+  const std::string dead = R"(OpFunctionEnd
+%dead = OpFunction %void None %fn
+%dead_entry = OpLabel
+%200 = OpGroupNonUniformBallot %v4u %uint_3 %true
+OpStore %priv %200
+OpReturn
+)";
+  EXPECT_EQ(Check(ComputeModule(live + dead), ComputeModule(live)), Rules{});
+}
+
 // An unchanged module is a legal transformation of itself.
 TEST(CheckMotion, IdentityIsLegal) {
   for (const char* body : {kTextureBeforeIf, kTextureInIf, kFetchInArms, kFetchSelectIndex}) {

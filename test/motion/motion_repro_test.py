@@ -9,8 +9,13 @@ pair (exit 1) with the expected rule. Why each pass is wrong is argued in the
 comment of the case (and in /work/shared/reference/spirv-tools.md, 2.3); the
 verdict is not taken from the checker.
 
+`spirv-conv opt --passes` (the guarded optimizer) must roll back exactly the
+pass that breaks the rule, keep the rest, and write a valid module that
+check-motion accepts against the input; with --strict it must refuse.
+
 No false alarms: standard passes (-O, --ssa-rewrite, ADCE, inlining) on the
-clean shaders of shaders/ (they pass the lint) must give exit 0. These passes
+clean shaders of shaders/ (they pass the lint) must give exit 0, and the
+guarded optimizer must roll back none of their passes. These passes
 move no convergent instruction across divergent control flow, except for the
 reproductions above, whose patterns the clean shaders do not contain.
 """
@@ -71,14 +76,19 @@ void main() {
 GAINED = "motion-convergent-gained-divergence"
 CHANGED = "motion-coconvergent-changed-divergence"
 
+# (name, shader file, GLSL, spirv-opt flags, the rule, the single pass that
+# breaks it: what `spirv-conv opt --passes` must roll back).
 REPRODUCTIONS = [
-    ("desc-array-switch", "nu3.frag", NU3, ["--replace-desc-array-access-using-var-index"], GAINED),
-    ("merge-blocks-O", "brk2.comp", BRK2, ["-O"], CHANGED),
+    ("desc-array-switch", "nu3.frag", NU3, ["--replace-desc-array-access-using-var-index"], GAINED,
+     "--replace-desc-array-access-using-var-index"),
+    ("merge-blocks-O", "brk2.comp", BRK2, ["-O"], CHANGED, "--merge-blocks"),
     ("merge-blocks", "brk2.comp", BRK2,
-     ["--eliminate-local-multi-store", "--eliminate-dead-branches", "--merge-blocks"], CHANGED),
+     ["--eliminate-local-multi-store", "--eliminate-dead-branches", "--merge-blocks"], CHANGED,
+     "--merge-blocks"),
     ("redundancy-elimination", "re.frag", RE,
-     ["--eliminate-local-multi-store", "--redundancy-elimination"], GAINED),
-    ("redundancy-elimination-O", "re.frag", RE, ["-O"], GAINED),
+     ["--eliminate-local-multi-store", "--redundancy-elimination"], GAINED,
+     "--redundancy-elimination"),
+    ("redundancy-elimination-O", "re.frag", RE, ["-O"], GAINED, "--redundancy-elimination"),
 ]
 
 CLEAN_PASSES = [["-O"], ["--ssa-rewrite"], ["--eliminate-dead-code-aggressive"],
@@ -111,18 +121,86 @@ def check_motion(args, before, after):
     return result.returncode, rules, result.stderr
 
 
+def check_sarif(args, name, before, after):
+    """check-motion --format sarif: the motion rules are the run's rules and
+    every result points at its rule by ruleIndex."""
+    result = run([args.spirv_conv, "check-motion", "--target-env", TARGET, "--format", "sarif",
+                  before, after])
+    run_ = json.loads(result.stdout)["runs"][0]
+    rules = [rule["id"] for rule in run_["tool"]["driver"]["rules"]]
+    problems = []
+    if not run_["results"]:
+        problems.append("%s: SARIF has no result" % name)
+    for res in run_["results"]:
+        index = res.get("ruleIndex")
+        if index is None or index >= len(rules) or rules[index] != res["ruleId"]:
+            problems.append("%s: SARIF result %s has ruleIndex %s; rules %s"
+                            % (name, res["ruleId"], index, rules))
+    return problems
+
+
+def guarded_opt(args, before, passes, out, extra=()):
+    """spirv-conv opt --passes: (exit code, the report's optimizer entries, stderr)."""
+    report = out + ".report.json"
+    for stale in (out, report):
+        if os.path.exists(stale):
+            os.remove(stale)
+    result = run([args.spirv_conv, "opt", "--target-env", TARGET, "--passes", " ".join(passes),
+                  "--report", report, before, "-o", out] + list(extra))
+    passes_run = []
+    if os.path.exists(report):
+        with open(report) as f:
+            passes_run = json.load(f)["modules"][0]["optimizer"]
+    return result.returncode, passes_run, result.stderr
+
+
+def check_guarded(args, name, before, passes, rule, culprit):
+    """`spirv-conv opt --passes` on a reproduction: the culprit pass is rolled
+    back for |rule|, the other passes still optimize, the output is valid and
+    a legal transformation of the input as a whole; --strict refuses."""
+    out = os.path.join(args.work_dir, name + ".guarded.spv")
+    code, passes_run, stderr = guarded_opt(args, before, passes, out)
+    if code != 0:
+        return ["%s: opt --passes exit %d: %s" % (name, code, stderr)]
+    problems = []
+    rolled = [p for p in passes_run if p["outcome"] == "rolled-back"]
+    if not any(p["pass"] == culprit and rule in [f["rule"] for f in p["findings"]]
+               for p in rolled):
+        problems.append("%s: %s not rolled back for %s: %s" % (name, culprit, rule, rolled))
+    if any(p["pass"] != culprit for p in rolled):
+        problems.append("%s: other passes rolled back too: %s" % (name, rolled))
+    if len(passes) > 1 and not any(p["outcome"] == "kept" for p in passes_run):
+        problems.append("%s: no pass was kept; the rest of the pipeline did nothing" % name)
+    valid = run([args.spirv_val, "--target-env", TARGET, out])
+    if valid.returncode != 0:
+        problems.append("%s: spirv-val rejects the output: %s" % (name, valid.stderr))
+    motion_code, rules, motion_err = check_motion(args, before, out)
+    if motion_code != 0:
+        problems.append("%s: the guarded output is not a legal transformation: %s %s"
+                        % (name, rules, motion_err))
+    strict_out = out + ".strict.spv"
+    strict_code, _, _ = guarded_opt(args, before, passes, strict_out, ["--strict"])
+    if strict_code != 1 or os.path.exists(strict_out):
+        problems.append("%s: --strict gave exit %d (want 1, and no output)" % (name, strict_code))
+    if not problems:
+        print("rolled back %s in %s: %s kept" % (culprit, name,
+                                                 sum(p["outcome"] == "kept" for p in passes_run)))
+    return problems
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--spirv-conv", required=True)
     parser.add_argument("--glslang", default="glslangValidator")
     parser.add_argument("--spirv-opt", default="spirv-opt")
+    parser.add_argument("--spirv-val", default="spirv-val")
     parser.add_argument("--shaders", required=True, help="clean shaders (the project's shaders/)")
     parser.add_argument("--work-dir", required=True)
     args = parser.parse_args()
     os.makedirs(args.work_dir, exist_ok=True)
     failures = []
 
-    for name, file_name, source, passes, rule in REPRODUCTIONS:
+    for name, file_name, source, passes, rule, culprit in REPRODUCTIONS:
         path = os.path.join(args.work_dir, file_name)
         with open(path, "w") as out:
             out.write(source)
@@ -138,6 +216,8 @@ def main():
                             % (name, rule, code, rules, stderr))
         else:
             print("reproduced %s: %s" % (name, sorted(set(rules))))
+        failures += check_guarded(args, name, before, passes, rule, culprit)
+        failures += check_sarif(args, name, before, after)
 
     clean = 0
     for file_name in sorted(os.listdir(args.shaders)):
@@ -154,6 +234,12 @@ def main():
             if code != 0:
                 failures.append("false alarm: %s %s: exit %d %s %s"
                                 % (file_name, passes[0], code, rules, stderr))
+            guarded = after + ".guarded.spv"
+            code, passes_run, stderr = guarded_opt(args, before, passes, guarded)
+            rolled = [p["pass"] for p in passes_run if p["outcome"] == "rolled-back"]
+            if code != 0 or rolled:
+                failures.append("false alarm: opt --passes %s on %s: exit %d, rolled back %s %s"
+                                % (passes[0], file_name, code, rolled, stderr))
     print("%d clean pairs checked" % clean)
     if clean < 10:
         failures.append("only %d clean pairs (need at least 10)" % clean)

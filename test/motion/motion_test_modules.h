@@ -8,7 +8,7 @@
 //             %ucond (a uniform-buffer float > 0.5: uniform), %tex, %texs[4],
 //             %i00 (ivec2(0)), %out;
 //   compute:  %i (LocalInvocationIndex), %cond (i == 3), %other (i < 16),
-//             %priv (a Private uvec4).
+//             %priv (a Private uvec4), %true, %uint_0, %uint_1.
 // Body-local ids are numeric (%100...), kept by the assembler, so a pair
 // that keeps an id models a pass that moves the instruction.
 
@@ -19,6 +19,41 @@
 
 namespace spirv_conv {
 namespace test {
+
+// A loop that invocation i leaves on iteration i & 3 through the break
+// block %brk, whose ballot therefore runs once per iteration among the
+// invocations leaving on it (SPV_KHR_maximal_reconvergence: a break block
+// runs as if still diverged by iteration). |check| ends the block %chk
+// (before the break test), e.g. glslang's `while (true)` test
+// "OpBranchConditional %true %body %merge" or, once dead branches are gone,
+// "OpBranch %body". |at_merge| goes into the merge block. For ComputeModule.
+inline std::string BallotInBreakBlock(const std::string& check, const std::string& at_merge = "") {
+  return R"(OpBranch %h
+%h = OpLabel
+%n = OpPhi %uint %uint_0 %entry %n1 %cont
+OpLoopMerge %merge %cont None
+OpBranch %chk
+%chk = OpLabel
+)" + check +
+         R"(
+%body = OpLabel
+%lane = OpBitwiseAnd %uint %i %uint_3
+%hit = OpIEqual %bool %n %lane
+OpSelectionMerge %sm None
+OpBranchConditional %hit %brk %sm
+%brk = OpLabel
+%100 = OpGroupNonUniformBallot %v4u %uint_3 %true
+OpStore %priv %100
+OpBranch %merge
+%sm = OpLabel
+OpBranch %cont
+%cont = OpLabel
+%n1 = OpIAdd %uint %n %uint_1
+OpBranch %h
+%merge = OpLabel
+)" + at_merge +
+         "OpReturn\n";
+}
 
 inline std::string FragmentModule(const std::string& body) {
   return R"(; Version: 1.0
@@ -96,8 +131,11 @@ OpDecorate %lid BuiltIn LocalInvocationIndex
 %lid = OpVariable %p_in_uint Input
 %p_priv = OpTypePointer Private %v4u
 %priv = OpVariable %p_priv Private
+%uint_0 = OpConstant %uint 0
+%uint_1 = OpConstant %uint 1
 %uint_3 = OpConstant %uint 3
 %uint_16 = OpConstant %uint 16
+%true = OpConstantTrue %bool
 %main = OpFunction %void None %fn
 %entry = OpLabel
 %i = OpLoad %uint %lid

@@ -25,6 +25,8 @@ std::string Render(const std::string& format, const std::vector<FileFindings>& f
   std::error_code error;
   SarifOptions sarif;
   sarif.source_root = std::filesystem::current_path(error).string();
+  sarif.rules = &MotionRules();
+  sarif.rules_doc = "docs/motion.md#the-rules";
   return RenderSarif(files, sarif);
 }
 

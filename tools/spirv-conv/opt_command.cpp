@@ -1,15 +1,18 @@
 // Copyright (c) 2026 The spirv-conv authors
 // SPDX-License-Identifier: Apache-2.0
 //
-// spirv-conv opt: load -> validate -> passes -> validate -> write.
+// spirv-conv opt: load -> validate -> spirv-opt passes, each checked ->
+// NonUniform passes -> validate -> write.
 
 #include <filesystem>
 #include <iostream>
 #include <map>
 #include <memory>
+#include <sstream>
 
 #include "commands.h"
 #include "common.h"
+#include "optimizer_log.h"
 #include "spirv_conv/device_profile.h"
 #include "spirv_conv/emit.h"
 #include "spirv_conv/pipeline.h"
@@ -32,6 +35,14 @@ std::string OutputPathFor(const std::string& input, const std::string& output, b
   return (fs::path(output) / name).string();
 }
 
+// The blank-separated flags of --passes.
+std::vector<std::string> SplitFlags(const std::string& text) {
+  std::istringstream stream(text);
+  std::vector<std::string> flags;
+  for (std::string flag; stream >> flag;) flags.push_back(flag);
+  return flags;
+}
+
 }  // namespace
 
 Command AddOptCommand(CLI::App& app) {
@@ -50,6 +61,10 @@ Command AddOptCommand(CLI::App& app) {
     bool lower_nonuniform = false;
     std::string device;
     std::string report;
+    bool optimize = false;
+    std::string spirv_opt_passes;
+    bool strict = false;
+    bool no_pass_isolation = false;
   };
   auto flags = std::make_shared<Flags>();
   CLI::App* command = app.add_subcommand(
@@ -64,8 +79,33 @@ Command AddOptCommand(CLI::App& app) {
   command->add_flag("--text", flags->text, "Write SPIR-V assembly instead of a binary");
   command->add_flag("--skip-validation", flags->skip_validation,
                     "Do not validate the input (the output is validated regardless)");
-  command->add_flag("-v,--verbose", flags->verbose, "Print one line per module written");
+  command->add_flag("-v,--verbose", flags->verbose,
+                    "Print one line per module written, and one per spirv-opt pass");
   AddInputFlags(command, &flags->input);
+
+  // spirv-opt's passes under the motion guard (docs/motion.md). They run
+  // before the NonUniform passes.
+  const char* kOptimizer = "Convergence-safe spirv-opt (docs/motion.md#spirv-conv-opt--o)";
+  command
+      ->add_flag("-O", flags->optimize,
+                 "Run spirv-opt -O's passes one at a time; roll back each pass that moves a "
+                 "convergent operation into divergent control flow, a co-convergent one across "
+                 "it, or makes a uniform operand non-uniform")
+      ->group(kOptimizer);
+  command
+      ->add_option("--passes", flags->spirv_opt_passes,
+                   "spirv-opt pass flags, blank-separated, checked the same way (after -O's); "
+                   "\"-Os\" and \"--legalize-hlsl\" expand to their passes")
+      ->group(kOptimizer);
+  command
+      ->add_flag("--strict", flags->strict,
+                 "Stop with exit 1 at the first pass that would be rolled back")
+      ->group(kOptimizer);
+  command
+      ->add_flag("--no-pass-isolation", flags->no_pass_isolation,
+                 "Run the spirv-opt passes in this process instead of a child process each "
+                 "(faster; a pass that crashes then ends spirv-conv)")
+      ->group(kOptimizer);
 
   // The NonUniform passes (docs/passes.md). They run in a fixed order:
   // --lower-nonuniform's, --descriptor-switch, --waterfall, --fix-nonuniform,
@@ -151,6 +191,18 @@ Command AddOptCommand(CLI::App& app) {
     if (flags->report == "-" && flags->output == "-") {
       return Report(Error{ExitCode::kBadInput, "--report - and -o - would both write to stdout"});
     }
+    std::vector<std::string> spirv_opt_flags = SplitFlags(flags->spirv_opt_passes);
+    if (flags->optimize) spirv_opt_flags.insert(spirv_opt_flags.begin(), "-O");
+    Expected<std::vector<std::string>> single_passes =
+        ExpandOptimizerFlags(spirv_opt_flags, SPV_ENV_UNIVERSAL_1_6);
+    if (!single_passes) return Report(single_passes.error());
+    pipeline.optimizer.flags = std::move(*single_passes);
+    pipeline.optimizer.strict = flags->strict;
+    pipeline.optimizer.isolate_passes = !flags->no_pass_isolation;
+    pipeline.optimizer.motion.uniformity = pipeline.nonuniform.uniformity;
+    if (flags->strict && pipeline.optimizer.flags.empty()) {
+      return Report(Error{ExitCode::kBadInput, "--strict needs -O or --passes"});
+    }
     std::vector<ModuleChanges> report;
 
     int exit_code = 0;
@@ -163,9 +215,13 @@ Command AddOptCommand(CLI::App& app) {
         continue;
       }
       ChangeLog changes;
-      Expected<std::vector<uint32_t>> words = RunPipeline(*binary, pipeline, &changes);
+      std::vector<OptimizerPassResult> optimizer_passes;
+      pipeline.optimizer.motion.before_path = pipeline.optimizer.motion.after_path = file;
+      Expected<std::vector<uint32_t>> words =
+          RunPipeline(*binary, pipeline, &changes, &optimizer_passes);
+      std::cerr << RenderOptimizerLog(binary->name, optimizer_passes, flags->verbose);
       if (!words) {
-        report.push_back({binary->name, "", words.error().message, {}});
+        report.push_back({binary->name, "", words.error().message, {}, optimizer_passes});
         exit_code = Worst(exit_code, Report(words.error()));
         continue;
       }
@@ -187,11 +243,11 @@ Command AddOptCommand(CLI::App& app) {
         exit_code = Worst(exit_code, Report(written.error()));
         continue;
       }
-      report.push_back({binary->name, path, "", std::move(changes)});
       if (flags->verbose) {
         std::cerr << binary->name << " -> " << path << ": " << words->size() << " words, valid for "
                   << TargetEnvName(binary->target_env) << ", " << changes.size() << " changes\n";
       }
+      report.push_back({binary->name, path, "", std::move(changes), std::move(optimizer_passes)});
     }
     if (!flags->report.empty()) {
       Status written = WriteOutput(flags->report, RenderPassReport(report), flags->files);

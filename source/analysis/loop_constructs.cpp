@@ -1,0 +1,54 @@
+// Copyright (c) 2026 The spirv-conv authors
+// SPDX-License-Identifier: Apache-2.0
+
+#include "analysis/loop_constructs.h"
+
+namespace spirv_conv {
+namespace analysis {
+namespace {
+
+// The cycle whose header is |header|, or null.
+const Cycle* CycleOfHeader(const CycleInfo& cycles, uint32_t header) {
+  const Cycle* cycle = cycles.InnermostCycle(header);
+  while (cycle != nullptr && cycle->header() != header) cycle = cycle->parent();
+  return cycle;
+}
+
+}  // namespace
+
+BreakBlocks FindBreakBlocks(const spvtools::opt::Function& function, const FunctionCfg& blocks,
+                            const CfgAnalyses& graph) {
+  const DominatorTree& dom = graph.dominators;
+  BreakBlocks result;
+  result.of_cycle.assign(graph.cycles.AllCycles().size(), {});
+  result.cycles_of.assign(blocks.cfg.size(), {});
+  std::vector<uint32_t> seen_for(blocks.cfg.size(), ~0u);  // the header that visited it
+  uint32_t header = 0;
+  for (const spvtools::opt::BasicBlock& block : function) {
+    const uint32_t h = header++;
+    const spvtools::opt::Instruction* loop_merge = block.GetLoopMergeInst();
+    if (loop_merge == nullptr || !dom.IsReachable(h)) continue;
+    const Cycle* cycle = CycleOfHeader(graph.cycles, h);
+    if (cycle == nullptr) continue;
+    const uint32_t merge = blocks.Index(loop_merge->GetSingleWordInOperand(0));
+    const bool merge_reachable = merge != ~0u && dom.IsReachable(merge);
+    // Forward from the cycle's exits, within the construct.
+    std::vector<uint32_t> work(cycle->exits().begin(), cycle->exits().end());
+    while (!work.empty()) {
+      const uint32_t x = work.back();
+      work.pop_back();
+      if (seen_for[x] == h || cycle->Contains(x) || !dom.Dominates(h, x) ||
+          (merge_reachable && dom.Dominates(merge, x))) {
+        continue;
+      }
+      seen_for[x] = h;
+      result.of_cycle[cycle->index()].push_back(x);
+      result.cycles_of[x].push_back(cycle->index());
+      for (uint32_t s : blocks.cfg.successors[x]) work.push_back(s);
+    }
+  }
+  return result;
+}
+
+}  // namespace analysis
+}  // namespace spirv_conv

@@ -1,0 +1,37 @@
+// Copyright (c) 2026 The spirv-conv authors
+// SPDX-License-Identifier: Apache-2.0
+
+#include "report/finding_json.h"
+
+namespace spirv_conv {
+namespace report {
+
+using nlohmann::json;
+
+json OrNull(const std::string& text) { return text.empty() ? json(nullptr) : json(text); }
+json OrNull(uint32_t number) { return number == 0 ? json(nullptr) : json(number); }
+
+namespace {
+
+json LocationJson(const Location& at) {
+  return {{"file", OrNull(at.file)},     {"line", OrNull(at.line)},
+          {"column", OrNull(at.column)}, {"function", OrNull(at.function)},
+          {"block", OrNull(at.block)},   {"instruction", OrNull(at.instruction)}};
+}
+
+}  // namespace
+
+json FindingJson(const Finding& finding) {
+  json notes = json::array();
+  for (const Note& note : finding.notes) {
+    notes.push_back({{"message", note.message}, {"location", LocationJson(note.location)}});
+  }
+  return {{"rule", finding.rule},
+          {"severity", SeverityName(finding.severity)},
+          {"message", finding.message},
+          {"location", LocationJson(finding.location)},
+          {"notes", notes}};
+}
+
+}  // namespace report
+}  // namespace spirv_conv
