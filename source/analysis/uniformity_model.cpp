@@ -4,6 +4,7 @@
 #include "analysis/uniformity_model.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace spirv_conv {
 namespace analysis {
@@ -73,6 +74,64 @@ uint32_t FunctionModel::NodeOf(uint32_t id) const {
 bool FunctionModel::IsInvariantIn(uint32_t n, const Cycle* cycle) const {
   return cycle->depth() >= nodes[n].invariant_depth;
 }
+
+namespace {
+
+// Trivial phis (Braun et al., "Simple and Efficient Construction of SSA
+// Form"): a phi whose incoming values, apart from itself and undefined ones,
+// are all one value V *is* V. spirv-opt's --ssa-rewrite leaves them behind
+// for a variable a loop or an `if` does not assign (phi(%i, %i) at the merge
+// of a divergent `if`, phi(%i, itself) at an inner loop header); read as
+// written they look like joins of different values and make %i divergent,
+// while the same code before the rewrite, where the analysis reads the
+// variable through its stores, keeps it uniform. Every incoming value is
+// replaced by what it stands for, so the join test compares real values.
+void ResolveTrivialPhis(FunctionModel* m, std::vector<std::pair<uint32_t, uint32_t>>* def_user) {
+  using Incoming = Node::Incoming;
+  std::vector<Incoming> alias(m->nodes.size(), Incoming{0, kNoNode, 0});
+  std::vector<char> aliased(m->nodes.size(), 0);
+  auto resolve = [&](Incoming value) {
+    for (int steps = 0; value.node != kNoNode && aliased[value.node] && steps < 1 << 20; ++steps) {
+      value = Incoming{alias[value.node].id, alias[value.node].node, value.predecessor};
+    }
+    return value;
+  };
+  auto same = [](const Incoming& a, const Incoming& b) {
+    return a.node != kNoNode ? a.node == b.node : b.node == kNoNode && a.id == b.id;
+  };
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (uint32_t n = 0; n < m->nodes.size(); ++n) {
+      const Node& node = m->nodes[n];
+      if (aliased[n] || node.incoming.empty()) continue;
+      std::optional<Incoming> only;
+      bool trivial = true;
+      for (const Incoming& in : node.incoming) {
+        if (in.id == 0) continue;  // undefined: any value
+        const Incoming value = resolve(in);
+        if (value.node == n) continue;  // itself, around a loop
+        if (!only) {
+          only = value;
+        } else if (!same(*only, value)) {
+          trivial = false;
+          break;
+        }
+      }
+      if (trivial && only) alias[n] = *only, aliased[n] = 1, changed = true;
+    }
+  }
+  for (uint32_t n = 0; n < m->nodes.size(); ++n) {
+    for (Incoming& in : m->nodes[n].incoming) {
+      if (in.id == 0) continue;
+      const Incoming value = resolve(in);
+      if (value.node == n) continue;
+      in.id = value.id, in.node = value.node;
+      if (in.node != kNoNode) def_user->emplace_back(in.node, n);
+    }
+  }
+}
+
+}  // namespace
 
 std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
                                                   spvtools::opt::Function* function,
@@ -254,6 +313,7 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
     }
     for (uint32_t op : m.operands.Building()) def_user.emplace_back(op, self);
   }
+  ResolveTrivialPhis(&m, &def_user);
   m.operands.Finish();
   // A user may be listed more than once; the solver's worklist ignores repeats.
   m.users = CompressedLists::FromPairs(static_cast<uint32_t>(m.nodes.size()), def_user);

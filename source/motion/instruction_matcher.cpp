@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <string>
 #include <unordered_set>
+#include <vector>
 
 namespace spirv_conv {
 namespace motion {
@@ -104,11 +105,26 @@ InstructionMatcher::InstructionMatcher(StructuralKeys& before, StructuralKeys& a
 
 void InstructionMatcher::MatchAfter(spvtools::opt::IRContext& after_context,
                                     const std::function<bool(const Instruction&)>& wanted) {
+  // Structural matching is for the checked instructions and for the branch
+  // conditions (BeforeId maps AFTER's branches to BEFORE's); other values
+  // only need their id, and matching all of them is quadratic in the number
+  // of look-alikes (every OpFAdd of a float) after inlining renumbers them.
+  std::unordered_set<uint32_t> conditions;
+  for (spvtools::opt::Function& function : *after_context.module()) {
+    for (spvtools::opt::BasicBlock& block : function) {
+      const Instruction* terminator = block.terminator();
+      if (terminator->opcode() == spv::Op::OpBranchConditional ||
+          terminator->opcode() == spv::Op::OpSwitch) {
+        conditions.insert(terminator->GetSingleWordInOperand(0));
+      }
+    }
+  }
   std::unordered_map<std::string, uint32_t> positions;  // per function and key
   ForEachBodyInstruction(after_context, [&](const Instruction& inst, uint32_t function) {
     const uint32_t position =
         positions[std::to_string(function) + "/" + after_.Local(inst, kWeakest)]++;
     std::vector<Origin>& origins = origins_[&inst];
+    if (inst.HasResultId()) after_ids_.insert(inst.result_id());
     if (inst.HasResultId()) {
       auto same = before_defs_.find(inst.result_id());
       if (same != before_defs_.end() && same->second->opcode() == inst.opcode() &&
@@ -119,7 +135,7 @@ void InstructionMatcher::MatchAfter(spvtools::opt::IRContext& after_context,
     } else if (!wanted(inst)) {
       return;
     }
-    if (origins.empty()) {
+    if (origins.empty() && (wanted(inst) || conditions.count(inst.result_id()))) {
       for (const Instruction* candidate :
            Best(after_, inst, function, position, &before_by_key_, before_, before_runs_in_)) {
         origins.push_back({candidate, MatchKind::kStructural});
@@ -135,16 +151,30 @@ void InstructionMatcher::MatchAfter(spvtools::opt::IRContext& after_context,
 void InstructionMatcher::FindMerges(spvtools::opt::IRContext& before_context,
                                     const std::function<bool(const Instruction&)>& wanted,
                                     const std::function<bool(uint32_t)>& runs_before) {
-  std::unordered_set<uint32_t> used;
+  // Per BEFORE value, its users. A merged value's users survive (same
+  // result id in AFTER) and use the twin now, or were themselves folded
+  // into it (a phi or select of the merged values, as if-conversion does); a
+  // value deleted because it was dead (ADCE) took its users with it.
+  std::unordered_map<uint32_t, std::vector<const Instruction*>> users;
   ForEachBodyInstruction(before_context, [&](const Instruction& inst, uint32_t) {
-    inst.ForEachInId([&](const uint32_t* id) { used.insert(*id); });
+    inst.ForEachInId([&](const uint32_t* id) { users[*id].push_back(&inst); });
   });
+  std::function<bool(uint32_t, int)> users_survive = [&](uint32_t id, int depth) {
+    auto found = users.find(id);
+    if (found == users.end()) return false;
+    for (const Instruction* user : found->second) {
+      if (!user->HasResultId() || after_ids_.count(user->result_id())) return true;
+      const bool folds = user->opcode() == spv::Op::OpPhi || user->opcode() == spv::Op::OpSelect;
+      if (folds && depth < 2 && users_survive(user->result_id(), depth + 1)) return true;
+    }
+    return false;
+  };
   std::unordered_map<std::string, uint32_t> positions;
   ForEachBodyInstruction(before_context, [&](const Instruction& inst, uint32_t function) {
     const uint32_t position =
         positions[std::to_string(function) + "/" + before_.Local(inst, kWeakest)]++;
     if (before_has_image_.count(&inst) || !inst.HasResultId() || !wanted(inst) ||
-        !used.count(inst.result_id()) || !runs_before(function)) {
+        !users_survive(inst.result_id(), 0) || !runs_before(function)) {
       return;
     }
     for (const Instruction* twin :

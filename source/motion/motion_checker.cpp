@@ -133,11 +133,17 @@ std::optional<Finding> MotionChecker::JudgeControl(const Instruction& inst,
   const std::map<uint32_t, uint32_t> gained = Minus(now.keys, then.keys);
   const std::map<uint32_t, uint32_t> lost = Minus(then.keys, now.keys);
   const bool co_convergent = cls.Has(analysis::kCoConvergent);
+  // A convergent instruction already in control flow wider than it needs
+  // had undefined results (derivatives) or undefined behaviour (barriers)
+  // before: moving it on changes nothing defined, and the lint reports it in
+  // BEFORE. Only widening its level further, or breaking a uniform one,
+  // counts. Co-convergent results are defined for any active set: every
+  // change counts.
   const bool wider_now = level_after > required;
   const bool wider_then = level_before > required;
-  const bool violation = co_convergent
-                             ? wider_now != wider_then || !gained.empty() || !lost.empty()
-                             : wider_now && (level_after > level_before || !gained.empty());
+  const bool violation =
+      co_convergent ? wider_now != wider_then || !gained.empty() || !lost.empty()
+                    : wider_now && (level_after > level_before || (!wider_then && !gained.empty()));
   if (!violation) return std::nullopt;
 
   std::string message = lint::OpcodeName(inst) + " needs " + lint::ScopeWord(required) +

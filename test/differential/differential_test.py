@@ -25,8 +25,9 @@ diverged-entry criterion, temporal divergence), never by trusting spirv-conv:
                               hierarchy (LLVM's join propagation is coarser)
     join-same-value(-propagated)  a phi at a join whose incoming values on
                               every edge the diverged threads can arrive on
-                              are one value (LLVM only exempts phis with a
-                              single incoming value overall)
+                              are one value, seen through single-value phis
+                              (LLVM only exempts phis with a single incoming
+                              value overall)
     anything else             FAILURE (spirv-conv would be unsound)
 
   spirv-conv divergent, LLVM uniform
@@ -461,9 +462,26 @@ class Facts:
                 if s not in removed and s not in seen:
                     seen.add(s)
                     stack.append(s)
-        values = {(o.kind, o.value) for p, o in phi.incoming
+        values = {self.resolved(o) for p, o in phi.incoming
                   if (p in seen or p == branch) and o.kind != "undef"}
         return len(values) <= 1
+
+    def resolved(self, operand, visiting=frozenset()):
+        """(kind, value) of `operand`, seen through trivial phis (SSA
+        construction's: a phi whose operands, themselves seen through
+        trivial phis and apart from the phi itself, are one value is that
+        value), so a join of `x` and `phi [x], [phi [x]]` joins one value."""
+        if operand.kind != "val" or operand.value not in self.defs:
+            return (operand.kind, operand.value)
+        inst = self.defs[operand.value][1]
+        if inst.kind != "phi" or inst.name in visiting:
+            return (operand.kind, operand.value)
+        inner = visiting | {inst.name}
+        values = {self.resolved(o, inner) for o in inst.operands()}
+        values.discard(("val", inst.name))
+        if len(values) == 1 and ("undef", None) not in values:
+            return next(iter(values))
+        return (operand.kind, operand.value)
 
     def exits_cycle(self, branch, join):
         """Whether `join` lies outside some natural loop or cyclic SCC containing `branch`."""
@@ -715,6 +733,9 @@ class Model:
         return True
 
     def divergent_use(self, op, use_block):
+        # A trivial phi is the value it stands for (Facts.resolved), at its
+        # definition and at every use: spirv-conv reads it so.
+        op = gen_cfg.Operand(*self.facts.resolved(op))
         if op.kind in ("const", "arg"):
             return None
         if op.kind == "tid":
