@@ -23,6 +23,7 @@ Command AddUniformityCommand(CLI::App& app);
 Command AddLintCommand(CLI::App& app);
 Command AddCfgCommand(CLI::App& app);
 Command AddCheckMotionCommand(CLI::App& app);
+Command AddRunCommand(CLI::App& app);
 
 }  // namespace cli
 }  // namespace spirv_conv

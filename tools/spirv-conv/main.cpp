@@ -35,6 +35,7 @@ int main(int argc, char** argv) {
   add(spirv_conv::cli::AddLintCommand);
   add(spirv_conv::cli::AddCfgCommand);
   add(spirv_conv::cli::AddCheckMotionCommand);
+  add(spirv_conv::cli::AddRunCommand);
 
   try {
     app.parse(argc, argv);

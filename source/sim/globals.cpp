@@ -1,0 +1,170 @@
+// Copyright (c) 2026 The spirv-conv authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// The module's frame: capabilities the simulator accepts, the entry point's
+// execution modes (LocalSize, LocalSizeId, MaximallyReconvergesKHR) and the
+// module-scope variables: descriptors and push constants become resources
+// (one memory region per descriptor), Workgroup variables share one region per
+// workgroup, Private and Input variables (built-ins) live in each invocation's
+// own region next to its Function variables.
+
+#include <set>
+
+#include "sim/decoder.h"
+#include "source/opt/ir_context.h"
+
+namespace spirv_conv {
+namespace sim {
+namespace {
+
+constexpr uint32_t kMaximallyReconvergesKHR = 6023;  // known-traps: SPIRV-Tools 2023.1 lacks it
+
+bool SupportedCapability(spv::Capability c) {
+  static const std::set<spv::Capability> kSupported = {
+      spv::Capability::Shader,
+      spv::Capability::Matrix,
+      spv::Capability::Int8,
+      spv::Capability::Int16,
+      spv::Capability::Int64,
+      spv::Capability::Int64Atomics,
+      spv::Capability::Float16,
+      spv::Capability::Float64,
+      spv::Capability::StorageBuffer16BitAccess,
+      spv::Capability::UniformAndStorageBuffer16BitAccess,
+      spv::Capability::StoragePushConstant16,
+      spv::Capability::StorageBuffer8BitAccess,
+      spv::Capability::UniformAndStorageBuffer8BitAccess,
+      spv::Capability::StoragePushConstant8,
+      spv::Capability::GroupNonUniform,
+      spv::Capability::GroupNonUniformVote,
+      spv::Capability::GroupNonUniformArithmetic,
+      spv::Capability::GroupNonUniformBallot,
+      spv::Capability::GroupNonUniformShuffle,
+      spv::Capability::GroupNonUniformShuffleRelative,
+      spv::Capability::GroupNonUniformClustered,
+      spv::Capability::GroupNonUniformQuad,
+      spv::Capability::SubgroupBallotKHR,
+      spv::Capability::SubgroupVoteKHR,
+      spv::Capability::VulkanMemoryModel,
+      spv::Capability::VulkanMemoryModelDeviceScope,
+      spv::Capability::ShaderNonUniform,
+      spv::Capability::RuntimeDescriptorArray,
+      spv::Capability::StorageBufferArrayDynamicIndexing,
+      spv::Capability::UniformBufferArrayDynamicIndexing,
+      spv::Capability::StorageBufferArrayNonUniformIndexing,
+      spv::Capability::UniformBufferArrayNonUniformIndexing,
+      spv::Capability::SampledImageArrayDynamicIndexing,
+      spv::Capability::ImageQuery,
+      spv::Capability::StorageImageExtendedFormats};
+  return kSupported.count(c) > 0;
+}
+
+}  // namespace
+
+Status Decoder::DecodeGlobals(uint32_t entry_function) {
+  for (const auto& inst : context_.capabilities()) {
+    const auto c = static_cast<spv::Capability>(inst.GetSingleWordInOperand(0));
+    if (c == spv::Capability::Kernel || c == spv::Capability::Addresses) {
+      return Unsupported("Kernel module (capability Kernel/Addresses): only Shader modules run");
+    }
+    if (!SupportedCapability(c)) {
+      return Unsupported(std::string("capability ") + std::to_string(static_cast<uint32_t>(c)));
+    }
+  }
+  const auto* memory_model = context_.module()->GetMemoryModel();
+  if (memory_model &&
+      memory_model->GetSingleWordInOperand(0) != uint32_t(spv::AddressingModel::Logical)) {
+    return Unsupported("addressing model (only Logical)");
+  }
+  bool size_from_builtin = program_.local_size != std::array<uint32_t, 3>{1, 1, 1};
+  for (const auto& inst : context_.module()->execution_modes()) {
+    if (inst.GetSingleWordInOperand(0) != entry_function) continue;
+    const uint32_t mode = inst.GetSingleWordInOperand(1);
+    if (mode == uint32_t(spv::ExecutionMode::LocalSize) && !size_from_builtin) {
+      for (uint32_t i = 0; i < 3; ++i) program_.local_size[i] = inst.GetSingleWordInOperand(2 + i);
+    } else if (mode == uint32_t(spv::ExecutionMode::LocalSizeId) && !size_from_builtin) {
+      for (uint32_t i = 0; i < 3; ++i) {
+        const auto* c =
+            context_.get_constant_mgr()->FindDeclaredConstant(inst.GetSingleWordInOperand(2 + i));
+        if (!c) return Unsupported("LocalSizeId operand");
+        program_.local_size[i] = c->GetU32();
+      }
+    } else if (mode == kMaximallyReconvergesKHR) {
+      program_.maximal_reconvergence = true;
+    }
+  }
+  for (auto& inst : context_.types_values()) {
+    if (inst.opcode() != spv::Op::OpVariable) continue;
+    const uint32_t id = inst.result_id();
+    const TypeInfo& pointer = program_.types[inst.type_id()];
+    const auto storage = static_cast<spv::StorageClass>(pointer.storage_class);
+    Global g;
+    g.id = id;
+    g.storage_class = pointer.storage_class;
+    g.slot = NewSlots(id, 1);
+    if (inst.NumInOperands() > 1) g.initializer = SlotOf(inst.GetSingleWordInOperand(1));
+    const TypeInfo& pointee = program_.types[pointer.pointee];
+    switch (storage) {
+      case spv::StorageClass::StorageBuffer:
+      case spv::StorageClass::Uniform:
+      case spv::StorageClass::PushConstant: {
+        Resource r;
+        r.variable = id;
+        r.push_constant = storage == spv::StorageClass::PushConstant;
+        decorations.Has(id, uint32_t(spv::Decoration::DescriptorSet), &r.set);
+        decorations.Has(id, uint32_t(spv::Decoration::Binding), &r.binding);
+        uint32_t block = pointer.pointee;
+        const bool arrayed =
+            pointee.kind == TypeInfo::kArray || pointee.kind == TypeInfo::kRuntimeArray;
+        if (arrayed) {
+          block = pointee.element;
+          r.count = pointee.length;  // 0 for a runtime array
+        }
+        if (program_.types[block].kind != TypeInfo::kStruct) {
+          return Unsupported("buffer variable %" + std::to_string(id) + " of non-struct type");
+        }
+        r.storage = storage == spv::StorageClass::StorageBuffer ||
+                    decorations.Has(block, uint32_t(spv::Decoration::BufferBlock));
+        r.layout = LayoutOf(block);
+        g.layout = r.layout;
+        if (arrayed) {
+          Layout descriptors;
+          descriptors.type = pointer.pointee;
+          descriptors.element = r.layout;
+          descriptors.descriptors = r.count ? r.count : kNone;
+          program_.layouts.push_back(descriptors);
+          g.layout = static_cast<uint32_t>(program_.layouts.size() - 1);
+        }
+        g.resource = static_cast<uint32_t>(program_.resources.size());
+        program_.resources.push_back(r);
+        break;
+      }
+      case spv::StorageClass::Workgroup:
+        g.layout = LayoutOf(pointer.pointee);
+        g.offset = program_.workgroup_bytes;
+        program_.workgroup_bytes += (program_.layouts[g.layout].size + 15) & ~15u;
+        break;
+      case spv::StorageClass::Private:
+      case spv::StorageClass::Input:
+      case spv::StorageClass::Output:
+        g.layout = LayoutOf(pointer.pointee);
+        g.offset = program_.invocation_bytes;
+        program_.invocation_bytes += (program_.layouts[g.layout].size + 7) & ~7u;
+        decorations.Has(id, uint32_t(spv::Decoration::BuiltIn), &g.builtin);
+        if (storage == spv::StorageClass::Input && g.builtin == kNone) {
+          return Unsupported("Input variable %" + std::to_string(id) + " that is not a built-in");
+        }
+        break;
+      default:
+        // Images, samplers and the like: a pointer nothing can load through.
+        g.layout = LayoutOf(pointer.pointee);
+        break;
+    }
+    id_layout[id] = g.layout;
+    program_.globals.push_back(g);
+  }
+  return Ok{};
+}
+
+}  // namespace sim
+}  // namespace spirv_conv

@@ -1,0 +1,158 @@
+// Copyright (c) 2026 The spirv-conv authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// The run-time state of one dispatch: memory regions, subgroups with their
+// register files, tangles and reconvergence records, and the counters the
+// statistics come from.
+//
+// A *tangle* is a set of lanes of one subgroup executing the same dynamic
+// instance of an instruction: it has one position (function, block,
+// instruction). A *record* is a place where lanes that split may meet again:
+// a selection's merge block, a loop's continue target and merge block, the
+// immediate post-dominator of a divergent branch (ipdom model), the return of
+// a call. Records form a stack per tangle (each points to its parent); lanes
+// that branch to an enclosing record's block *escape* the records above it.
+
+#ifndef SOURCE_SIM_MACHINE_H_
+#define SOURCE_SIM_MACHINE_H_
+
+#include <deque>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "sim/lanes.h"
+#include "sim/program.h"
+#include "spirv_conv/sim.h"
+#include "spirv_conv/status.h"
+
+namespace spirv_conv {
+namespace sim {
+
+// A pointer is (region << kRegionShift) | byte offset.
+constexpr uint32_t kRegionShift = 40;
+constexpr uint64_t kOffsetMask = (1ull << kRegionShift) - 1;
+inline uint64_t MakePointer(uint64_t region, uint64_t offset) {
+  return region << kRegionShift | offset;
+}
+
+struct Region {
+  uint8_t* data = nullptr;
+  uint64_t size = 0;
+  std::string name;           // for messages: "buffer 0:1[0]", "workgroup memory", ...
+  uint32_t resource = kNone;  // descriptors: the resource they belong to
+};
+
+struct Record {
+  enum Kind : uint8_t { kSelection, kLoop, kIpdom, kCall, kInvocation };
+  Kind kind = kSelection;
+  uint32_t function = 0;
+  uint32_t merge = kNone;  // block where the lanes meet (selection, loop, ipdom)
+  uint32_t continue_target = kNone;
+  uint32_t header = kNone;  // loops
+  LaneMask in_flight;       // lanes still executing inside the construct
+  LaneMask at_merge, at_continue;
+  bool reconverge = true;  // adversarial: entered by the whole (non-exited) subgroup
+  bool escaped = false;    // adversarial: some lanes left another way
+  std::vector<LaneMask> parts_merge, parts_continue;  // adversarial: arrivals kept apart
+  int parent = -1;
+  // kCall: where the caller resumes and the slots of the result.
+  uint32_t ret_function = 0, ret_block = 0, ret_inst = 0, ret_slot = kNone, ret_comps = 0;
+};
+
+struct Tangle {
+  LaneMask lanes;
+  uint32_t function = 0, block = 0, inst = 0;
+  int record = -1;  // the innermost record
+};
+
+struct Subgroup {
+  uint32_t index = 0;
+  uint32_t first_invocation = 0;  // local invocation index of lane 0
+  LaneMask lanes;                 // lanes that exist (the last subgroup may be partial)
+  LaneMask exited;
+  std::vector<uint64_t> regs;
+  std::deque<Tangle> runnable;
+  std::vector<Tangle> at_barrier;
+  std::vector<Record> records;
+  std::vector<int> free_records;
+
+  LaneMask Live() const { return lanes.Without(exited); }
+  int NewRecord(const Record& r);
+  void FreeRecord(int record) { free_records.push_back(record); }
+};
+
+class Machine {
+ public:
+  Machine(const Program& program, const RunOptions& options);
+
+  const Program& program;
+  const RunOptions options;
+  const uint32_t lanes_per_subgroup;
+
+  std::vector<Region> regions;  // [0] workgroup memory, then descriptors, then invocations
+  uint32_t invocation_region_base = 0;
+  std::vector<uint32_t> resource_region;      // first region of each resource
+  std::vector<std::vector<uint8_t>> buffers;  // the descriptors' bytes
+  std::vector<uint8_t> workgroup_memory, invocation_memory;
+  std::vector<uint64_t> barrier_count;  // per invocation of the workgroup
+  std::array<uint32_t, 3> workgroup_id{0, 0, 0};
+  std::mt19937_64 rng;
+
+  // Statistics.
+  uint64_t issued = 0, active_lanes = 0, barriers = 0;
+  std::vector<uint64_t> tangle_sizes;
+  std::vector<uint64_t> block_issued, block_lanes;
+
+  std::optional<Error> error;
+
+  uint64_t* Reg(Subgroup& sg, uint32_t slot) {
+    return sg.regs.data() + static_cast<size_t>(slot) * lanes_per_subgroup;
+  }
+  uint32_t InvocationRegion(const Subgroup& sg, uint32_t lane) const {
+    return invocation_region_base + sg.first_invocation + lane;
+  }
+  // Records the first error and returns false.
+  bool Fail(ExitCode code, const std::string& message);
+};
+
+// Where an instruction executes, for the executors and their messages.
+struct Exec {
+  Machine& m;
+  Subgroup& sg;
+  const Function& f;
+  const Inst& inst;
+  const LaneMask& lanes;
+  uint32_t block;
+
+  uint64_t* R(uint32_t slot) const { return m.Reg(sg, slot); }
+  uint32_t Op(uint32_t i) const { return f.operands[inst.ops + i]; }
+  std::string Where() const;
+  bool Fault(const std::string& what) const;        // kFindings: the shader's fault
+  bool Unsupported(const std::string& what) const;  // kBadInput
+};
+
+// The executors, one per family (exec_*.cpp, glsl_std450.cpp, subgroup_ops.cpp).
+bool ExecArith(const Exec& e);
+bool ExecConvert(const Exec& e);
+bool ExecComposite(const Exec& e);
+bool ExecMatrix(const Exec& e);
+bool ExecMemory(const Exec& e);  // variables, loads, stores, access chains, copies, lengths
+bool ExecAtomic(const Exec& e);
+bool ExecGlsl(const Exec& e);
+bool ExecGlslParts(const Exec& e);  // Determinant, MatrixInverse, Modf*, Frexp*
+bool ExecSubgroup(const Exec& e);
+
+// memory.cpp: loads and stores of a whole layout at a pointer, bounds-checked.
+bool LoadValue(const Exec& e, uint32_t layout, uint64_t pointer, uint32_t lane, uint64_t* dst,
+               uint32_t dst_stride);
+bool StoreValue(const Exec& e, uint32_t layout, uint64_t pointer, uint32_t lane,
+                const uint64_t* src, uint32_t src_stride);
+// The bytes at |pointer| for |size| bytes, or null after a fault.
+uint8_t* Address(const Exec& e, uint64_t pointer, uint64_t size);
+
+}  // namespace sim
+}  // namespace spirv_conv
+
+#endif  // SOURCE_SIM_MACHINE_H_

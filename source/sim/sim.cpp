@@ -1,0 +1,229 @@
+// Copyright (c) 2026 The spirv-conv authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// The public entry points (include/spirv_conv/sim.h): decoding a module,
+// setting up the memory of a dispatch, running its workgroups one after the
+// other, and reading back the storage buffers.
+
+#include "spirv_conv/sim.h"
+
+#include <algorithm>
+
+#include "sim/decoder.h"
+#include "sim/machine.h"
+#include "sim/workgroup.h"
+#include "source/opcode.h"
+#include "source/opt/ir_context.h"
+
+namespace spirv_conv {
+namespace sim {
+
+const char* ModelName(Model model) {
+  switch (model) {
+    case Model::kMaximal:
+      return "maximal";
+    case Model::kIpdom:
+      return "ipdom";
+    case Model::kAdversarial:
+      return "adversarial";
+  }
+  return "?";
+}
+
+Expected<Model> ParseModel(const std::string& name) {
+  for (Model m : {Model::kMaximal, Model::kIpdom, Model::kAdversarial}) {
+    if (name == ModelName(m)) return m;
+  }
+  return MakeError(ExitCode::kBadInput, "",
+                   "unknown model '" + name + "' (maximal, ipdom, adversarial)");
+}
+
+double Stats::SimtEfficiency() const {
+  return issued ? static_cast<double>(active_lanes) / (static_cast<double>(issued) * subgroup_size)
+                : 0;
+}
+
+Machine::Machine(const Program& p, const RunOptions& o)
+    : program(p), options(o), lanes_per_subgroup(o.subgroup_size), rng(o.seed) {
+  tangle_sizes.assign(lanes_per_subgroup + 1, 0);
+  block_issued.assign(p.num_blocks, 0);
+  block_lanes.assign(p.num_blocks, 0);
+}
+
+bool Machine::Fail(ExitCode code, const std::string& message) {
+  if (!error) error = Error{code, message};
+  return false;
+}
+
+std::string Exec::Where() const {
+  return "Op" + std::string(spvOpcodeString(static_cast<spv::Op>(inst.opcode))) +
+         (inst.id ? " %" + std::to_string(inst.id) : std::string()) + " in function " + f.name +
+         ", block %" + std::to_string(f.blocks[block].id);
+}
+
+bool Exec::Fault(const std::string& what) const {
+  return m.Fail(ExitCode::kFindings, m.program.name + ": " + what + " (" + Where() + ")");
+}
+
+bool Exec::Unsupported(const std::string& what) const {
+  return m.Fail(ExitCode::kBadInput,
+                m.program.name + ": simulator: unsupported " + what + " (" + Where() + ")");
+}
+
+Expected<std::shared_ptr<const Program>> Compile(spvtools::opt::IRContext& context,
+                                                 const std::string& entry,
+                                                 const std::string& name) {
+  auto program = std::make_shared<Program>();
+  program->name = name;
+  Decoder decoder(context, program.get());
+  uint32_t entry_function = 0;
+  for (const auto& ep : context.module()->entry_points()) {
+    const std::string ep_name = ep.GetOperand(2).AsString();
+    if (!entry.empty() && ep_name != entry) continue;
+    const auto model = static_cast<spv::ExecutionModel>(ep.GetSingleWordInOperand(0));
+    if (model == spv::ExecutionModel::Kernel) {
+      return decoder.Unsupported("execution model Kernel (OpenCL kernels do not run)");
+    }
+    if (model != spv::ExecutionModel::GLCompute) continue;
+    if (entry_function) {
+      return MakeError(ExitCode::kBadInput, name,
+                       "several GLCompute entry points: choose one with --entry");
+    }
+    entry_function = ep.GetSingleWordInOperand(1);
+    program->entry = ep_name;
+  }
+  if (!entry_function) {
+    return MakeError(ExitCode::kBadInput, name,
+                     entry.empty() ? "no GLCompute entry point"
+                                   : "no GLCompute entry point named '" + entry + "'");
+  }
+  for (const auto& inst : context.module()->ext_inst_imports()) {
+    if (inst.GetInOperand(0).AsString() == "GLSL.std.450") decoder.glsl_import = inst.result_id();
+  }
+  Status decoded = decoder.DecodeTypes();
+  if (decoded) decoded = decoder.DecodeConstants();
+  if (decoded) decoded = decoder.DecodeGlobals(entry_function);
+  if (decoded) decoded = decoder.DecodeFunctions(entry_function);
+  if (!decoded) return decoded.error();
+  return std::shared_ptr<const Program>(std::move(program));
+}
+
+std::vector<ResourceInfo> Resources(const Program& program) {
+  std::vector<ResourceInfo> out;
+  for (const Resource& r : program.resources) {
+    const Layout& l = program.layouts[r.layout];
+    out.push_back({r.set, r.binding, r.count, r.push_constant, r.storage, l.size, l.runtime});
+  }
+  return out;
+}
+
+std::array<uint32_t, 3> LocalSize(const Program& program) { return program.local_size; }
+
+Expected<RunResult> Run(const Program& p, const std::vector<Buffer>& inputs,
+                        const RunOptions& options) {
+  const uint32_t s = options.subgroup_size;
+  if (s < 4 || s > kMaxSubgroupSize || (s & (s - 1)) != 0) {
+    return MakeError(ExitCode::kBadInput, "", "subgroup size must be a power of two in [4, 128]");
+  }
+  for (uint32_t n : options.workgroups) {
+    if (n == 0) return MakeError(ExitCode::kBadInput, "", "workgroup counts must be at least 1");
+  }
+  const uint64_t count = static_cast<uint64_t>(p.local_size[0]) * p.local_size[1] * p.local_size[2];
+  if (count == 0 || count > 65536) {
+    return MakeError(ExitCode::kBadInput, p.name,
+                     "workgroup size must be in [1, 65536] invocations");
+  }
+  Machine m(p, options);
+  // Regions: workgroup memory, every descriptor, then one per invocation.
+  m.workgroup_memory.assign(p.workgroup_bytes, 0);
+  m.regions.push_back({m.workgroup_memory.data(), p.workgroup_bytes, "workgroup memory"});
+  struct Placed {
+    uint32_t resource, element;
+  };
+  std::vector<Placed> placed;
+  for (uint32_t r = 0; r < p.resources.size(); ++r) {
+    const Resource& res = p.resources[r];
+    uint32_t elements = res.count;
+    if (elements == 0) {  // a runtime descriptor array: as many as the inputs give
+      for (const Buffer& b : inputs) {
+        if (!b.push_constant && b.set == res.set && b.binding == res.binding) {
+          elements = std::max(elements, b.element + 1);
+        }
+      }
+      elements = std::max(elements, 1u);
+    }
+    for (uint32_t e = 0; e < elements; ++e) placed.push_back({r, e});
+  }
+  m.buffers.reserve(placed.size());
+  m.resource_region.assign(p.resources.size(), 0);
+  for (const Placed& at : placed) {
+    const Resource& res = p.resources[at.resource];
+    const Buffer* given = nullptr;
+    for (const Buffer& b : inputs) {
+      const bool match = res.push_constant
+                             ? b.push_constant
+                             : !b.push_constant && b.set == res.set && b.binding == res.binding &&
+                                   b.element == at.element;
+      if (match) given = &b;
+    }
+    std::vector<uint8_t> bytes =
+        given ? given->bytes : std::vector<uint8_t>(p.layouts[res.layout].size, 0);
+    m.buffers.push_back(std::move(bytes));
+    if (at.element == 0) m.resource_region[at.resource] = static_cast<uint32_t>(m.regions.size());
+    const std::string name = res.push_constant ? std::string("push constants")
+                                               : "buffer " + std::to_string(res.set) + ":" +
+                                                     std::to_string(res.binding) + "[" +
+                                                     std::to_string(at.element) + "]";
+    m.regions.push_back({m.buffers.back().data(), m.buffers.back().size(), name, at.resource});
+  }
+  m.invocation_region_base = static_cast<uint32_t>(m.regions.size());
+  m.invocation_memory.assign(count * p.invocation_bytes, 0);
+  for (uint64_t i = 0; i < count; ++i) {
+    m.regions.push_back({m.invocation_memory.data() + i * p.invocation_bytes, p.invocation_bytes,
+                         "the private memory of invocation " + std::to_string(i)});
+  }
+  Workgroup workgroup(m);
+  for (uint32_t z = 0; z < options.workgroups[2]; ++z) {
+    for (uint32_t y = 0; y < options.workgroups[1]; ++y) {
+      for (uint32_t x = 0; x < options.workgroups[0]; ++x) {
+        m.workgroup_id = {x, y, z};
+        if (!workgroup.Run()) return *m.error;
+      }
+    }
+  }
+  RunResult result;
+  for (size_t i = 0; i < placed.size(); ++i) {
+    const Resource& res = p.resources[placed[i].resource];
+    if (!res.storage || res.push_constant) continue;
+    Buffer b;
+    b.set = res.set;
+    b.binding = res.binding;
+    b.element = placed[i].element;
+    b.bytes = m.buffers[i];
+    result.buffers.push_back(std::move(b));
+  }
+  Stats& st = result.stats;
+  st.model = ModelName(options.model);
+  st.subgroup_size = s;
+  st.workgroups = options.workgroups;
+  st.workgroup_size = p.local_size;
+  const uint64_t groups =
+      static_cast<uint64_t>(options.workgroups[0]) * options.workgroups[1] * options.workgroups[2];
+  st.invocations = groups * count;
+  st.subgroups = groups * ((count + s - 1) / s);
+  st.issued = m.issued;
+  st.active_lanes = m.active_lanes;
+  st.tangle_sizes = m.tangle_sizes;
+  st.barriers = m.barriers;
+  for (const Function& f : p.functions) {
+    for (uint32_t b = 0; b < f.blocks.size(); ++b) {
+      const uint64_t issued = m.block_issued[f.stats_base + b];
+      if (issued)
+        st.blocks.push_back({f.name, f.blocks[b].id, issued, m.block_lanes[f.stats_base + b]});
+    }
+  }
+  return result;
+}
+
+}  // namespace sim
+}  // namespace spirv_conv

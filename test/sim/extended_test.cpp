@@ -1,0 +1,228 @@
+// Copyright (c) 2026 The spirv-conv authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// Regression tests: extended integer arithmetic (OpIAddCarry, OpISubBorrow,
+// OpUMulExtended, OpSMulExtended), the GLSL.std.450 functions with matrix or
+// two-part results (Determinant, MatrixInverse, Modf, ModfStruct, Frexp,
+// FrexpStruct) and 64-bit integer constants. Every expected value is worked
+// out by hand in the comment beside it.
+
+#include <cstring>
+
+#include "sim/sim_test_util.h"
+
+namespace spirv_conv {
+namespace test {
+namespace {
+
+using sim::Model;
+
+std::vector<float> AsFloats(const std::vector<uint32_t>& words) {
+  std::vector<float> floats(words.size());
+  std::memcpy(floats.data(), words.data(), words.size() * 4);
+  return floats;
+}
+
+TEST(SimExtended, CarryBorrowAndExtendedMultiplication) {
+  const char* glsl = R"(#version 450
+layout(local_size_x = 1) in;
+layout(set = 0, binding = 0) buffer Out { uint o[]; };
+layout(set = 0, binding = 1) buffer In { uint a, b, c, d; };
+void main() {
+  uint hi, lo, carry, borrow;
+  umulExtended(a, b, hi, lo);       // 0xFFFFFFFF * 2 = 0x1_FFFFFFFE
+  o[0] = hi; o[1] = lo;             // 1, 0xFFFFFFFE
+  int shi, slo;
+  imulExtended(int(c), int(d), shi, slo);  // -3 * 2^30 = -0xC0000000 = 0xFFFFFFFF_40000000
+  o[2] = uint(shi); o[3] = uint(slo);      // 0xFFFFFFFF, 0x40000000
+  o[4] = uaddCarry(a, b, carry);    // 0xFFFFFFFF + 2 = 0x1_00000001
+  o[5] = carry;                     // 1, 1
+  o[6] = usubBorrow(b, a, borrow);  // 2 - 0xFFFFFFFF = 3 mod 2^32, borrowed
+  o[7] = borrow;                    // 3, 1
+  o[8] = usubBorrow(a, b, borrow);  // 0xFFFFFFFD, no borrow
+  o[9] = borrow;
+  uvec2 vhi, vlo;                   // vectors: the struct's members are uvec2
+  umulExtended(uvec2(a, 0x10000u), uvec2(b, 0x10000u), vhi, vlo);  // x as above; y = 2^32
+  o[10] = vhi.x; o[11] = vlo.x; o[12] = vhi.y; o[13] = vlo.y;      // 1, 0xFFFFFFFE, 1, 0
+})";
+  const std::vector<uint32_t> expected = {1, 0xFFFFFFFE, 0xFFFFFFFF, 0x40000000, 1,          1, 3,
+                                          1, 0xFFFFFFFD, 0,          1,          0xFFFFFFFE, 1, 0};
+  EXPECT_EQ(RunGlsl(glsl, {Zeros(0, 14), Words(1, {0xFFFFFFFF, 2, 0xFFFFFFFD, 0x40000000})},
+                    Options(Model::kMaximal)),
+            expected);
+}
+
+TEST(SimExtended, DeterminantAndInverse) {
+  // Entries come from the input buffer (in[k] = k), so nothing is folded.
+  const char* glsl = R"(#version 450
+layout(local_size_x = 1) in;
+layout(set = 0, binding = 0) buffer Out { float o[]; };
+layout(set = 0, binding = 1) buffer In { float k[]; };
+void main() {
+  float one = k[1], two = k[2], three = k[3], four = k[4], five = k[5], six = k[6], z = k[0];
+  // Columns (3,1) and (4,2): [[3,4],[1,2]], det 3*2 - 4*1 = 2.
+  o[0] = determinant(mat2(three, one, four, two));
+  // Columns (1,2,3), (0,1,4), (5,6,0): the transpose of A = [[1,2,3],[0,1,4],[5,6,0]],
+  // det A = 1*(0-24) - 2*(0-20) + 3*(0-5) = 1.
+  mat3 m = mat3(one, two, three, z, one, four, five, six, z);
+  o[1] = determinant(m);
+  // Block diagonal [[2,1],[1,1]] (det 1) and [[3,1],[1,2]] (det 5): det 5.
+  o[2] = determinant(mat4(two, one, z, z, one, one, z, z, z, z, three, one, z, z, one, two));
+  // inverse(A^T) = (A^-1)^T, so column j of inverse(m) is row j of
+  // A^-1 = [[-24,18,5],[20,-15,-4],[-5,4,1]] (A * A^-1 = I, checked row by column).
+  mat3 inv = inverse(m);
+  for (int c = 0; c < 3; ++c) {
+    for (int r = 0; r < 3; ++r) o[3 + c * 3 + r] = inv[c][r];
+  }
+  // [[3,4],[1,2]]^-1 = [[2,-4],[-1,3]] / 2 = [[1,-2],[-0.5,1.5]]; columns (1,-0.5), (-2,1.5).
+  mat2 inv2 = inverse(mat2(three, one, four, two));
+  o[12] = inv2[0][0]; o[13] = inv2[0][1]; o[14] = inv2[1][0]; o[15] = inv2[1][1];
+})";
+  std::vector<uint32_t> in(8);
+  for (uint32_t i = 0; i < in.size(); ++i) {
+    const float f = static_cast<float>(i);
+    std::memcpy(&in[i], &f, 4);
+  }
+  const std::vector<float> expected = {2,  1,  5, -24, 18, 5,    20, -15,
+                                       -4, -5, 4, 1,   1,  -0.5, -2, 1.5};
+  EXPECT_EQ(AsFloats(RunGlsl(glsl, {Zeros(0, 16), Words(1, in)}, Options(Model::kMaximal))),
+            expected);
+}
+
+TEST(SimExtended, ModfAndFrexpFromGlsl) {
+  // glslang emits Modf with a pointer and FrexpStruct.
+  const char* glsl = R"(#version 450
+layout(local_size_x = 1) in;
+layout(set = 0, binding = 0) buffer Out { float o[]; };
+layout(set = 0, binding = 1) buffer In { float x[]; };
+void main() {
+  float whole;
+  o[0] = modf(x[0], whole);  // -2.75: fraction -0.75, whole -2 (both with the sign of x)
+  o[1] = whole;
+  vec2 wholes;
+  vec2 fracts = modf(vec2(x[1], x[2]), wholes);  // 5.5 -> 0.5, 5; 3.0 -> 0, 3
+  o[2] = fracts.x; o[3] = wholes.x; o[4] = fracts.y; o[5] = wholes.y;
+  int e;
+  o[6] = frexp(x[3], e);   // 12 = 0.75 * 2^4
+  o[7] = float(e);
+  ivec2 es;
+  vec2 ms = frexp(vec2(x[4], x[5]), es);  // -0.375 = -0.75 * 2^-1; 0 -> 0, 0
+  o[8] = ms.x; o[9] = float(es.x); o[10] = ms.y; o[11] = float(es.y);
+})";
+  std::vector<uint32_t> in(6);
+  const float inputs[6] = {-2.75f, 5.5f, 3.0f, 12.0f, -0.375f, 0.0f};
+  std::memcpy(in.data(), inputs, sizeof inputs);
+  const std::vector<float> expected = {-0.75, -2, 0.5, 5, 0, 3, 0.75, 4, -0.75, -1, 0, 0};
+  EXPECT_EQ(AsFloats(RunGlsl(glsl, {Zeros(0, 12), Words(1, in)}, Options(Model::kMaximal))),
+            expected);
+}
+
+TEST(SimExtended, ModfStructAndFrexpWithAPointer) {
+  // The forms glslang does not emit: ModfStruct (a struct result) and Frexp
+  // (the exponent stored through a pointer), on x = in[0].
+  const char* assembly = R"(
+               OpCapability Shader
+          %1 = OpExtInstImport "GLSL.std.450"
+               OpMemoryModel Logical GLSL450
+               OpEntryPoint GLCompute %main "main" %out %in
+               OpExecutionMode %main LocalSize 1 1 1
+               OpDecorate %arr ArrayStride 4
+               OpMemberDecorate %Buf 0 Offset 0
+               OpDecorate %Buf Block
+               OpDecorate %out DescriptorSet 0
+               OpDecorate %out Binding 0
+               OpDecorate %in DescriptorSet 0
+               OpDecorate %in Binding 1
+       %void = OpTypeVoid
+         %fn = OpTypeFunction %void
+      %float = OpTypeFloat 32
+        %int = OpTypeInt 32 1
+       %uint = OpTypeInt 32 0
+        %arr = OpTypeRuntimeArray %uint
+        %Buf = OpTypeStruct %arr
+    %ptr_buf = OpTypePointer StorageBuffer %Buf
+   %ptr_uint = OpTypePointer StorageBuffer %uint
+    %ptr_int = OpTypePointer Function %int
+    %ModfRes = OpTypeStruct %float %float
+        %out = OpVariable %ptr_buf StorageBuffer
+         %in = OpVariable %ptr_buf StorageBuffer
+      %int_0 = OpConstant %int 0
+      %int_1 = OpConstant %int 1
+      %int_2 = OpConstant %int 2
+      %int_3 = OpConstant %int 3
+       %main = OpFunction %void None %fn
+      %entry = OpLabel
+        %exp = OpVariable %ptr_int Function
+      %px = OpAccessChain %ptr_uint %in %int_0 %int_0
+     %xbits = OpLoad %uint %px
+          %x = OpBitcast %float %xbits
+         %ms = OpExtInst %ModfRes %1 ModfStruct %x
+      %fract = OpCompositeExtract %float %ms 0
+      %whole = OpCompositeExtract %float %ms 1
+       %mant = OpExtInst %float %1 Frexp %x %exp
+          %e = OpLoad %int %exp
+         %o0 = OpAccessChain %ptr_uint %out %int_0 %int_0
+         %o1 = OpAccessChain %ptr_uint %out %int_0 %int_1
+         %o2 = OpAccessChain %ptr_uint %out %int_0 %int_2
+         %o3 = OpAccessChain %ptr_uint %out %int_0 %int_3
+         %b0 = OpBitcast %uint %fract
+         %b1 = OpBitcast %uint %whole
+         %b2 = OpBitcast %uint %mant
+         %b3 = OpBitcast %uint %e
+               OpStore %o0 %b0
+               OpStore %o1 %b1
+               OpStore %o2 %b2
+               OpStore %o3 %b3
+               OpReturn
+               OpFunctionEnd
+)";
+  // x = -6.5: modf -> fraction -0.5, whole -6; frexp -> -0.8125 * 2^3
+  // (0.8125 * 8 = 6.5), the exponent 3 stored through %exp.
+  const float x = -6.5f;
+  uint32_t x_bits;
+  std::memcpy(&x_bits, &x, 4);
+  Expected<sim::RunResult> result =
+      RunBinary(MustLoad("parts.spvasm", assembly), {Zeros(0, 4), Words(1, {x_bits})},
+                Options(Model::kMaximal));
+  ASSERT_TRUE(result.ok()) << result.error().message;
+  const std::vector<uint32_t> words = WordsOf(*result, 0);
+  ASSERT_EQ(words.size(), 4u);
+  EXPECT_EQ(AsFloats({words[0], words[1], words[2]}), (std::vector<float>{-0.5, -6, -0.8125}));
+  EXPECT_EQ(words[3], 3u);
+}
+
+// Regression: a 64-bit OpConstant is one operand of two words; the decoder
+// read a second in-operand that does not exist and crashed.
+TEST(SimExtended, SixtyFourBitConstantsAndArithmetic) {
+  const char* glsl = R"(#version 450
+#extension GL_ARB_gpu_shader_int64 : enable
+layout(local_size_x = 1) in;
+layout(set = 0, binding = 0) buffer Out { uint r[]; };
+void main() {
+  uint64_t a = uint64_t(r[0]) + 3ul;                  // 5 + 3 = 8
+  r[1] = uint(a);
+  uint64_t m = uint64_t(r[0]) * 0x100000001ul;        // 5 * (2^32 + 1) = 0x5_00000005
+  r[2] = uint(m); r[3] = uint(m >> 32);               // 5, 5
+  uint64_t c = uint64_t(r[0]) ^ 0x123456789ABCDEF0ul; // the constant's high word counts
+  r[4] = uint(c); r[5] = uint(c >> 32);               // 0x9ABCDEF5, 0x12345678
+  int64_t s = int64_t(int(r[0])) * -3l;               // -15 = 0xFFFFFFFF_FFFFFFF1
+  r[6] = uint(s); r[7] = uint(s >> 32);               // 0xFFFFFFF1, 0xFFFFFFFF
+  // 2^60 + 2^36 + 1 to float (24-bit significand, ulp 2^37 at 2^60): just above
+  // the halfway point 2^60 + 2^36, so it rounds up to 2^60 + 2^37 =
+  // 2^60 * (1 + 2^-23): exponent 60 + 127 = 187, mantissa 1: 0x5D800001.
+  // (Through double it would round twice, to the tie and then to even: 2^60.)
+  uint64_t big = (uint64_t(r[8]) << 32) | uint64_t(r[9]);
+  r[10] = floatBitsToUint(float(big));
+})";
+  std::vector<uint32_t> in(11, 0);
+  in[0] = 5;
+  in[8] = 0x10000010;  // 2^60 + 2^36 = 0x10000010_00000000
+  in[9] = 1;
+  const std::vector<uint32_t> expected = {
+      5, 8, 5, 5, 0x9ABCDEF5, 0x12345678, 0xFFFFFFF1, 0xFFFFFFFF, 0x10000010, 1, 0x5D800001};
+  EXPECT_EQ(RunGlsl(glsl, {Words(0, in)}, Options(Model::kMaximal)), expected);
+}
+
+}  // namespace
+}  // namespace test
+}  // namespace spirv_conv

@@ -1,0 +1,229 @@
+// Copyright (c) 2026 The spirv-conv authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// spirv-conv run: execute a compute shader in the SIMT simulator
+// (docs/simulator.md), from command-line buffers or a vk_runner job.
+
+#include <iostream>
+#include <memory>
+
+#include "commands.h"
+#include "common.h"
+#include "source/opt/ir_context.h"
+#include "spirv_conv/emit.h"
+#include "spirv_conv/sim.h"
+
+namespace spirv_conv {
+namespace cli {
+namespace {
+
+struct RunFlags {
+  AnalysisFlags analysis;
+  std::string file;
+  std::string job;
+  std::string output = "-";
+  std::string workgroups;
+  uint32_t subgroup_size = 8;
+  std::string model = "maximal";
+  uint64_t seed = 0;
+  uint64_t max_instructions = 1ull << 32;
+  std::string entry;
+  std::vector<std::string> buffers;
+  std::string push_constants;
+  std::vector<std::string> dumps;
+  std::string stats;
+};
+
+// "SET:BINDING=FILE" (or "SET:BINDING[ELEMENT]=FILE").
+bool ParseBindingFile(const std::string& text, sim::Buffer* buffer, std::string* file) {
+  const size_t colon = text.find(':'), eq = text.find('=');
+  if (colon == std::string::npos || eq == std::string::npos || eq < colon) return false;
+  try {
+    buffer->set = static_cast<uint32_t>(std::stoul(text.substr(0, colon)));
+    std::string binding = text.substr(colon + 1, eq - colon - 1);
+    const size_t bracket = binding.find('[');
+    if (bracket != std::string::npos) {
+      buffer->element = static_cast<uint32_t>(std::stoul(binding.substr(bracket + 1)));
+      binding = binding.substr(0, bracket);
+    }
+    buffer->binding = static_cast<uint32_t>(std::stoul(binding));
+  } catch (const std::exception&) {
+    return false;
+  }
+  *file = text.substr(eq + 1);
+  return !file->empty();
+}
+
+Expected<std::array<uint32_t, 3>> ParseWorkgroups(const std::string& text) {
+  std::array<uint32_t, 3> groups{1, 1, 1};
+  size_t at = 0;
+  for (int i = 0; i < 3 && at <= text.size(); ++i) {
+    const size_t comma = text.find(',', at);
+    const std::string part =
+        text.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
+    try {
+      const unsigned long n = std::stoul(part);
+      if (n < 1 || n > 65535) throw std::out_of_range("count");
+      groups[i] = static_cast<uint32_t>(n);
+    } catch (const std::exception&) {
+      return Error{ExitCode::kBadInput, "--workgroups: expected X[,Y[,Z]], each in [1, 65535]"};
+    }
+    if (comma == std::string::npos) return groups;
+    at = comma + 1;
+  }
+  return Error{ExitCode::kBadInput, "--workgroups: expected X[,Y[,Z]], each in [1, 65535]"};
+}
+
+int Execute(const RunFlags& flags) {
+  Expected<sim::Model> model = sim::ParseModel(flags.model);
+  if (!model) return Report(model.error());
+  sim::RunOptions options;
+  options.subgroup_size = flags.subgroup_size;
+  options.model = *model;
+  options.seed = flags.seed;
+  options.max_instructions = flags.max_instructions;
+  std::string file = flags.file, entry = flags.entry;
+  std::vector<sim::Buffer> inputs;
+  sim::Job job;
+  const bool from_job = !flags.job.empty();
+  if (from_job) {
+    Expected<sim::Job> loaded = sim::LoadJob(flags.job);
+    if (!loaded) return Report(loaded.error());
+    job = std::move(*loaded);
+    if (file.empty()) file = job.spv_path;
+    if (entry.empty()) entry = job.entry;
+    options.workgroups = job.groups;
+    inputs = sim::JobBuffers(job);
+  } else if (file.empty()) {
+    return Report(Error{ExitCode::kBadInput, "run: FILE or --job is required"});
+  }
+  if (!flags.workgroups.empty()) {
+    Expected<std::array<uint32_t, 3>> groups = ParseWorkgroups(flags.workgroups);
+    if (!groups) return Report(groups.error());
+    options.workgroups = *groups;
+  }
+  for (const std::string& text : flags.buffers) {
+    sim::Buffer buffer;
+    std::string path;
+    if (!ParseBindingFile(text, &buffer, &path)) {
+      return Report(
+          Error{ExitCode::kBadInput, "--buffer '" + text + "': expected SET:BINDING=FILE"});
+    }
+    Expected<std::vector<uint8_t>> bytes = sim::LoadBufferFile(path);
+    if (!bytes) return Report(bytes.error());
+    buffer.bytes = std::move(*bytes);
+    inputs.push_back(std::move(buffer));
+  }
+  if (!flags.push_constants.empty()) {
+    Expected<std::vector<uint8_t>> bytes = sim::LoadBufferFile(flags.push_constants);
+    if (!bytes) return Report(bytes.error());
+    sim::Buffer pc;
+    pc.push_constant = true;
+    pc.bytes = std::move(*bytes);
+    inputs.push_back(std::move(pc));
+  }
+  Expected<LoadedModule> module = LoadForAnalysis(file, flags.analysis);
+  if (!module) return Report(module.error());
+  Expected<std::shared_ptr<const sim::Program>> program =
+      sim::Compile(*module->context, entry, module->binary.name);
+  if (!program) return Report(program.error());
+  Expected<sim::RunResult> result = sim::Run(**program, inputs, options);
+  if (!result) return Report(result.error());
+
+  for (const std::string& text : flags.dumps) {
+    sim::Buffer wanted;
+    std::string path;
+    if (!ParseBindingFile(text, &wanted, &path)) {
+      return Report(Error{ExitCode::kBadInput, "--dump '" + text + "': expected SET:BINDING=FILE"});
+    }
+    const sim::Buffer* found = nullptr;
+    for (const sim::Buffer& b : result->buffers) {
+      if (b.set == wanted.set && b.binding == wanted.binding && b.element == wanted.element)
+        found = &b;
+    }
+    if (!found) {
+      return Report(Error{ExitCode::kBadInput,
+                          "--dump " + text + ": the module has no storage buffer there"});
+    }
+    const bool json = path.size() > 5 && path.compare(path.size() - 5, 5, ".json") == 0;
+    const std::string contents = json ? sim::BufferJson(found->bytes)
+                                      : std::string(found->bytes.begin(), found->bytes.end());
+    Status written = WriteOutput(path, contents, {file});
+    if (!written) return Report(written.error());
+  }
+  const bool stats_json = flags.stats == "json";
+  if (flags.stats == "text") std::cerr << sim::StatsText(result->stats);
+  std::string out;
+  if (from_job || flags.dumps.empty()) {
+    if (!from_job) {
+      // The command-line buffers, in the job format's result shape.
+      for (const sim::Buffer& b : result->buffers) {
+        sim::JobBinding binding;
+        binding.set = b.set;
+        binding.binding = b.binding;
+        if (job.bindings.empty() || job.bindings.back().set != b.set ||
+            job.bindings.back().binding != b.binding) {
+          job.bindings.push_back(binding);
+        }
+        job.bindings.back().elements.push_back(b.bytes);
+      }
+    }
+    out = sim::JobResultJson(job, *result, options, stats_json ? &result->stats : nullptr);
+  } else if (stats_json) {
+    out = sim::StatsJson(result->stats);
+  }
+  if (!out.empty()) {
+    Status written = WriteOutput(flags.output, out, {file});
+    if (!written) return Report(written.error());
+  }
+  return 0;
+}
+
+}  // namespace
+
+Command AddRunCommand(CLI::App& app) {
+  auto flags = std::make_shared<RunFlags>();
+  CLI::App* command = app.add_subcommand(
+      "run",
+      "Run a GLCompute shader in the SIMT simulator (docs/simulator.md) and print the storage "
+      "buffers as vk_runner's result JSON. Exits 1 on a fault of the shader (out-of-bounds "
+      "access, divergent barrier, OpUnreachable, deadlock, instruction limit), 2 on bad input or "
+      "an unsupported instruction.");
+  command->add_option("FILE", flags->file,
+                      "Input: SPIR-V binary or assembly, GLSL (optional with --job)");
+  command->add_option("-o", flags->output, "Result JSON (default: - for stdout)");
+  command->add_option("--job", flags->job,
+                      "A vk_runner job (mode compute) to run instead of --buffer");
+  command->add_option("--workgroups", flags->workgroups,
+                      "Workgroups to dispatch: X[,Y[,Z]] (default 1,1,1)");
+  command->add_option("--subgroup-size", flags->subgroup_size,
+                      "Lanes per subgroup: 4..128, a power of two (default 8)");
+  command
+      ->add_option("--model", flags->model, "Reconvergence: maximal (default), ipdom, adversarial")
+      ->check(CLI::IsMember({"maximal", "ipdom", "adversarial"}));
+  command->add_option("--seed", flags->seed, "Adversarial model: the seed of its scheduling order");
+  command->add_option("--max-instructions", flags->max_instructions,
+                      "Fail after this many issued instructions (default 2^32)");
+  command->add_option("--entry", flags->entry,
+                      "Entry point name (default: the only GLCompute one)");
+  command->add_option("--buffer", flags->buffers,
+                      "SET:BINDING[ELEMENT]=FILE: a buffer's contents, raw bytes or a .json "
+                      "{\"u32\"|\"i32\"|\"f32\": [...], \"size\": N}");
+  command->add_option("--push-constants", flags->push_constants,
+                      "Push constants: raw bytes or .json");
+  command->add_option("--dump", flags->dumps,
+                      "SET:BINDING[ELEMENT]=FILE: write a storage buffer after the run (.json: "
+                      "{\"u32\": [...]}, else raw)");
+  command
+      ->add_option("--stats", flags->stats,
+                   "Statistics: json (in the result JSON) or text (stderr)")
+      ->check(CLI::IsMember({"json", "text"}));
+  command->add_flag("--skip-validation", flags->analysis.skip_validation,
+                    "Run without validating first (e.g. MaximallyReconvergesKHR, which spirv-val "
+                    "2023.1 rejects)");
+  AddInputFlags(command, &flags->analysis.input);
+  return [flags]() { return Execute(*flags); };
+}
+
+}  // namespace cli
+}  // namespace spirv_conv
