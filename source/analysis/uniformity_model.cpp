@@ -118,6 +118,7 @@ void ResolveTrivialPhis(FunctionModel* m, std::vector<std::pair<uint32_t, uint32
         }
       }
       if (trivial && only) alias[n] = *only, aliased[n] = 1, changed = true;
+      if (trivial && only) m->nodes[n].trivial = true;
     }
   }
   for (uint32_t n = 0; n < m->nodes.size(); ++n) {
@@ -424,17 +425,21 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
       const bool immutable_load = node.rule.rule == Rule::kLoad && !node.promoted &&
                                   node.root.kind == PointerRoot::Kind::kVariable &&
                                   IsImmutable(index, *index.Def(node.root.id));
-      const bool pure = node.rule.rule == Rule::kFollow || immutable_load ||
+      const bool pure = node.rule.rule == Rule::kFollow || immutable_load || node.trivial ||
                         (node.rule.rule == Rule::kFixed && node.rule.level == Uniformity::kUniform);
       if (!pure) {
         node.invariant_depth = depth_of(b) + 1;
         continue;
       }
       uint32_t need = 1;
-      for (uint32_t op : m.operands[n]) {
+      auto take_operand = [&](uint32_t op) {
         const Cycle* common = g.cycles.SmallestCommonCycle(b, m.nodes[op].block);
         const uint32_t shared = common == nullptr ? 0 : common->depth();
         need = std::max(need, std::min(shared + 1, m.nodes[op].invariant_depth));
+      };
+      for (uint32_t op : m.operands[n]) take_operand(op);
+      for (const Node::Incoming& in : node.incoming) {
+        if (node.trivial && in.node != kNoNode && in.node != n) take_operand(in.node);
       }
       node.invariant_depth = need;
     }

@@ -50,6 +50,9 @@ struct Node {
     uint32_t predecessor;
   };
   std::vector<Incoming> incoming;
+  // A trivial phi (ResolveTrivialPhis): its incoming values are all one
+  // value, which it is; invariant where that value is.
+  bool trivial = false;
   // Phis: whether the defined incoming values on the edges from
   // |predecessors| (sorted block indices) differ, i.e. whether threads that
   // arrive along different ones of those edges may get different values.

@@ -300,7 +300,7 @@ Uniformity FunctionState::Evaluate(uint32_t n, SolverHost& host, Reason* why) {
   for (const Cycle* c = cycles.InnermostCycle(node.block); c != nullptr; c = c->parent()) {
     const uint32_t ci = c->index();
     if (assumed_[ci] == kU) continue;
-    if (node.rule.rule == Rule::kPhi || !model_.IsInvariantIn(n, c)) {
+    if ((node.rule.rule == Rule::kPhi && !node.trivial) || !model_.IsInvariantIn(n, c)) {
       take(assumed_[ci], {Kind::kCycle, model_.blocks.label_of[c->header()],
                           "defined in a cycle that is not m-converged"});
     }

@@ -708,17 +708,19 @@ class Model:
         return [c for c in self.not_m if block in c]
 
     def invariant(self, x, cycle):
-        """x (in cycle) is a non-phi def, or a phi that merges a single value,
+        """x (in cycle) is a non-phi def, or a (trivial) phi that merges a single value,
         computed only from constants, arguments, values from outside `cycle`
         that are uniform where x uses them, and other such defs. (These defs
         cannot depend on themselves in SSA form, so the recursion ends.)"""
         block, inst = self.facts.defs[x]
         ops = inst.operands()
         if inst.kind == "phi":
-            # A phi that merges one value is a copy of it.
-            if not (self.exempt_phis and is_single_value_phi(inst)):
+            # A phi that merges one value (seen through trivial phis,
+            # Facts.resolved) is a copy of it.
+            value = self.facts.resolved(gen_cfg.Operand("val", x))
+            if not self.exempt_phis or value == ("val", x):
                 return False
-            ops = [o for o in ops if not (o.kind == "val" and o.value == x)][:1]
+            ops = [gen_cfg.Operand(*value)]
         for op in ops:
             if op.kind in ("const", "arg"):
                 continue
