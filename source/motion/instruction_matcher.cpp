@@ -124,7 +124,7 @@ void InstructionMatcher::MatchAfter(spvtools::opt::IRContext& after_context,
     const uint32_t position =
         positions[std::to_string(function) + "/" + after_.Local(inst, kWeakest)]++;
     std::vector<Origin>& origins = origins_[&inst];
-    if (inst.HasResultId()) after_ids_.insert(inst.result_id());
+    if (inst.HasResultId()) after_defs_[inst.result_id()] = &inst;
     if (inst.HasResultId()) {
       auto same = before_defs_.find(inst.result_id());
       if (same != before_defs_.end() && same->second->opcode() == inst.opcode() &&
@@ -163,11 +163,35 @@ void InstructionMatcher::FindMerges(spvtools::opt::IRContext& before_context,
     auto found = users.find(id);
     if (found == users.end()) return false;
     for (const Instruction* user : found->second) {
-      if (!user->HasResultId() || after_ids_.count(user->result_id())) return true;
+      if (!user->HasResultId() || after_defs_.count(user->result_id())) return true;
       const bool folds = user->opcode() == spv::Op::OpPhi || user->opcode() == spv::Op::OpSelect;
       if (folds && depth < 2 && users_survive(user->result_id(), depth + 1)) return true;
     }
     return false;
+  };
+  // The twin a surviving user names now where it named |inst| before
+  // (redundancy elimination rewrites the uses to the kept instruction).
+  auto named_twin = [&](const Instruction& inst) -> const Instruction* {
+    auto found = users.find(inst.result_id());
+    if (found == users.end()) return nullptr;
+    for (const Instruction* user : found->second) {
+      if (!user->HasResultId()) continue;
+      auto now = after_defs_.find(user->result_id());
+      if (now == after_defs_.end() || now->second->opcode() != user->opcode() ||
+          now->second->NumInOperands() != user->NumInOperands()) {
+        continue;
+      }
+      for (uint32_t k = 0; k < user->NumInOperands(); ++k) {
+        if (user->GetInOperand(k).words != std::vector<uint32_t>{inst.result_id()}) continue;
+        const uint32_t id = now->second->GetSingleWordInOperand(k);
+        auto twin = after_defs_.find(id);
+        if (id != inst.result_id() && twin != after_defs_.end() &&
+            twin->second->opcode() == inst.opcode()) {
+          return twin->second;
+        }
+      }
+    }
+    return nullptr;
   };
   std::unordered_map<std::string, uint32_t> positions;
   ForEachBodyInstruction(before_context, [&](const Instruction& inst, uint32_t function) {
@@ -175,6 +199,10 @@ void InstructionMatcher::FindMerges(spvtools::opt::IRContext& before_context,
         positions[std::to_string(function) + "/" + before_.Local(inst, kWeakest)]++;
     if (before_has_image_.count(&inst) || !inst.HasResultId() || !wanted(inst) ||
         !users_survive(inst.result_id(), 0) || !runs_before(function)) {
+      return;
+    }
+    if (const Instruction* twin = named_twin(inst)) {
+      origins_[twin].push_back({&inst, MatchKind::kMerged});
       return;
     }
     for (const Instruction* twin :

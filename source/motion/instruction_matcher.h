@@ -89,7 +89,7 @@ class InstructionMatcher {
   std::unordered_map<const spvtools::opt::Instruction*, std::vector<Origin>> origins_;
   std::unordered_map<const spvtools::opt::Instruction*, bool> before_has_image_;
   std::unordered_map<uint32_t, uint32_t> before_ids_;  // AFTER value id -> BEFORE id
-  std::unordered_set<uint32_t> after_ids_;             // every AFTER result id
+  std::unordered_map<uint32_t, const spvtools::opt::Instruction*> after_defs_;  // AFTER ids
   // BEFORE (resp. AFTER) instructions by their weakest key.
   std::unordered_map<std::string, std::vector<Candidate>> before_by_key_;
   std::unordered_map<std::string, std::vector<Candidate>> after_by_key_;
