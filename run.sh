@@ -2,8 +2,8 @@
 # The main job on a fresh machine: install what is missing, build Release, and
 # run spirv-conv on the bundled shaders: validate, optimize with spirv-opt -O's
 # passes each checked for convergence (docs/motion.md; a rolled-back pass is
-# a warning), validate the result (one line per shader), then the
-# convergence lint report.
+# a warning), validate the result (one line per shader, with what the passes
+# did), then the convergence lint report.
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 "$repo/scripts/setup-deps.sh"
@@ -14,21 +14,8 @@ out="$repo/build/release/shaders-out"
 mkdir -p "$out"
 status=0
 for shader in "$repo"/shaders/*.*; do
-  "$spirv_conv" opt -O "$shader" -o "$out/$(basename "$shader").spv" --report - 2>&1 |
-    python3 -c '
-import json, sys
-text = sys.stdin.read()
-start = text.find("{")
-if start > 0:
-    sys.stdout.write(text[:start])  # warnings (rolled-back passes) or errors
-for m in json.loads(text[start:])["modules"] if start >= 0 else []:
-    passes = m["optimizer"]
-    kept = sum(p["outcome"] == "kept" for p in passes)
-    rolled = [p["pass"] for p in passes if p["outcome"] == "rolled-back"]
-    print("%s -> %s: spirv-opt -O, %d of %d passes changed it, rolled back: %s"
-          % (m["input"], m["output"] or "(not written: %s)" % m.get("error"), kept,
-             len(passes), ", ".join(rolled) or "none"))
-' | sed "s|$repo/||g" || status=1
+  "$spirv_conv" opt -O --verbose "$shader" -o "$out/$(basename "$shader").spv" 2>&1 |
+    sed "s|$repo/||g" || status=1
 done
 
 # The lint of the top-level shaders (shaders/lint/ is the lint's own test

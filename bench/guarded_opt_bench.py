@@ -153,20 +153,8 @@ def main():
     section = render(totals, len(modules), large, facts,
                      "bench/guarded_opt_bench.py --build-dir %s" % rel)
     print(section)
-    write_section(args.doc, section)
+    run.write_doc(args.doc, section, BEGIN, END, "Guarded optimizer (`spirv-conv opt -O`)")
     return 0
-
-
-def write_section(path, section):
-    with open(path) as f:
-        text = f.read()
-    if BEGIN not in text:
-        text = text.rstrip("\n") + "\n\n## Guarded optimizer (`spirv-conv opt -O`)\n\n%s\n%s\n" % (
-            BEGIN, END)
-    start = text.index(BEGIN) + len(BEGIN)
-    text = text[:start] + "\n" + section + "\n" + text[text.index(END):]
-    with open(path, "w") as f:
-        f.write(text)
 
 
 if __name__ == "__main__":

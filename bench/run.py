@@ -297,16 +297,18 @@ def render(results, facts, bench_context, command, args):
     return "\n".join(lines)
 
 
-def write_doc(path, section):
+def write_doc(path, section, begin=BEGIN, end=END, heading="Results"):
+    """Writes |section| between the markers |begin| and |end| of |path|,
+    adding them under "## |heading|" at the end when the file lacks them."""
     if os.path.exists(path):
         with open(path) as f:
             text = f.read()
     else:
-        text = "# Performance\n\n## Results\n\n%s\n%s\n" % (BEGIN, END)
-    if BEGIN not in text or END not in text:
-        text = text.rstrip("\n") + "\n\n## Results\n\n%s\n%s\n" % (BEGIN, END)
-    start = text.index(BEGIN) + len(BEGIN)
-    stop = text.index(END)
+        text = "# Performance\n"
+    if begin not in text or end not in text:
+        text = text.rstrip("\n") + "\n\n## %s\n\n%s\n%s\n" % (heading, begin, end)
+    start = text.index(begin) + len(begin)
+    stop = text.index(end, start)
     text = text[:start] + "\n" + section + "\n" + text[stop:]
     with open(path, "w") as f:
         f.write(text)

@@ -63,13 +63,8 @@ ControlDependence::ControlDependence(spvtools::opt::IRContext& context,
     std::vector<std::vector<uint32_t>> direct = DirectDependence(cfg);
     AddBreakDependence(function, graph, cfg, &direct);
     for (uint32_t b = 0; b < graph.cfg.size(); ++b) {
-      std::vector<uint32_t>& above = dominators_[graph.label_of[b]];
-      if (!cfg.dominators.IsReachable(b)) continue;
-      for (uint32_t d = cfg.dominators.Idom(b); d != analysis::DominatorTree::kNone;
-           d = cfg.dominators.Idom(d)) {
-        above.push_back(graph.label_of[d]);
-        if (d == cfg.dominators.root()) break;
-      }
+      if (!cfg.dominators.IsReachable(b) || b == cfg.dominators.root()) continue;
+      idom_[graph.label_of[b]] = graph.label_of[cfg.dominators.Idom(b)];
     }
     for (uint32_t b = 0; b < graph.cfg.size(); ++b) {
       std::set<uint32_t>& closure = by_label_[graph.label_of[b]];
@@ -119,14 +114,23 @@ std::set<uint32_t> ControlDependence::EndsBefore(const spvtools::opt::Instructio
       AddEndsOfCall(earlier, &result);
     }
   }
-  auto above = dominators_.find(block->id());
-  if (above == dominators_.end()) return result;
-  for (uint32_t label : above->second) {
-    const spvtools::opt::BasicBlock* dominator = blocks_.OfLabel(label);
-    if (dominator == nullptr) continue;
-    for (const spvtools::opt::Instruction& earlier : *dominator) AddEndsOfCall(earlier, &result);
-  }
+  const std::set<uint32_t>& above = EndsAbove(block->id());
+  result.insert(above.begin(), above.end());
   return result;
+}
+
+const std::set<uint32_t>& ControlDependence::EndsAbove(uint32_t label) const {
+  auto found = ends_above_.find(label);
+  if (found != ends_above_.end()) return found->second;
+  std::set<uint32_t> result;
+  auto idom = idom_.find(label);
+  if (idom != idom_.end()) {
+    result = EndsAbove(idom->second);
+    if (const spvtools::opt::BasicBlock* dominator = blocks_.OfLabel(idom->second)) {
+      for (const spvtools::opt::Instruction& inst : *dominator) AddEndsOfCall(inst, &result);
+    }
+  }
+  return ends_above_[label] = std::move(result);
 }
 
 const std::set<uint32_t>& ControlDependence::EndDependence(uint32_t function) const {

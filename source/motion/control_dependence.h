@@ -40,14 +40,18 @@ class ControlDependence {
   // it, or in a block that strictly dominates its block.
   std::set<uint32_t> EndsBefore(const spvtools::opt::Instruction& inst) const;
   void AddEndsOfCall(const spvtools::opt::Instruction& call, std::set<uint32_t>* out) const;
+  // EndDependence of the calls in the blocks that strictly dominate block
+  // |label| (memoized down the dominator tree).
+  const std::set<uint32_t>& EndsAbove(uint32_t label) const;
 
   spvtools::opt::IRContext& context_;
   const analysis::CallGraph& calls_;
   const analysis::BlockTable& blocks_;
-  std::unordered_map<uint32_t, std::set<uint32_t>> by_label_;       // within the function
-  std::unordered_map<uint32_t, std::vector<uint32_t>> dominators_;  // label -> strict dominators
+  std::unordered_map<uint32_t, std::set<uint32_t>> by_label_;  // within the function
+  std::unordered_map<uint32_t, uint32_t> idom_;  // label -> its immediate dominator's label
   mutable std::unordered_map<uint32_t, std::set<uint32_t>> call_context_;
   mutable std::unordered_map<uint32_t, std::set<uint32_t>> end_dependence_;
+  mutable std::unordered_map<uint32_t, std::set<uint32_t>> ends_above_;
 };
 
 }  // namespace motion

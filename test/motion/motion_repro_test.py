@@ -154,6 +154,25 @@ def guarded_opt(args, before, passes, out, extra=()):
     return result.returncode, passes_run, result.stderr
 
 
+def check_verbose(args, name, before, passes, culprit, out):
+    """-v names the rolled-back pass on the module's line; -vv also prints a
+    line per pass, the culprit's saying rolled-back."""
+    problems = []
+    for level, want in (("-v", "rolled back: " + culprit), ("-vv", "rolled-back")):
+        result = run([args.spirv_conv, "opt", "--target-env", TARGET, "--passes", " ".join(passes),
+                      level, before, "-o", out])
+        lines = result.stderr.splitlines()
+        if level == "-v":
+            found = any(" -> " in line and want in line for line in lines)
+        else:
+            found = any(culprit in line and want in line and line.lstrip().startswith("[")
+                        for line in lines)
+        if result.returncode != 0 or not found:
+            problems.append("%s: opt %s exit %d, no line with %r: %s"
+                            % (name, level, result.returncode, want, result.stderr[-2000:]))
+    return problems
+
+
 def check_guarded(args, name, before, passes, rule, culprit):
     """`spirv-conv opt --passes` on a reproduction: the culprit pass is rolled
     back for |rule|, the other passes still optimize, the output is valid and
@@ -182,6 +201,7 @@ def check_guarded(args, name, before, passes, rule, culprit):
     strict_code, _, _ = guarded_opt(args, before, passes, strict_out, ["--strict"])
     if strict_code != 1 or os.path.exists(strict_out):
         problems.append("%s: --strict gave exit %d (want 1, and no output)" % (name, strict_code))
+    problems += check_verbose(args, name, before, passes, culprit, out + ".verbose.spv")
     if not problems:
         print("rolled back %s in %s: %s kept" % (culprit, name,
                                                  sum(p["outcome"] == "kept" for p in passes_run)))

@@ -31,6 +31,7 @@ using test::ExpectIdempotent;
 using test::FindAll;
 using test::FindOne;
 using test::FragmentModule;
+using test::kIndexThroughParameterMain;
 using test::kRuntimeArrayMain;
 using test::kSeparateImageAndSamplerMain;
 using test::Named;
@@ -278,26 +279,7 @@ OpFunctionEnd
 
 // The index is a parameter of the accessing function: the switch is there.
 TEST(DescriptorSwitchPass, IndexThroughFunctionParameter) {
-  const PassRun run = RunPass(kPass, FragmentModule(R"(
-OpName %sample "sample"
-%main = OpFunction %void None %fn
-%entry = OpLabel
-%i = OpLoad %int %idx
-%c = OpLoad %v2float %uv
-%r = OpFunctionCall %v4float %sample %i %c
-OpStore %color %r
-OpReturn
-OpFunctionEnd
-%sample = OpFunction %v4float None %fn_sample_at
-%k = OpFunctionParameter %int
-%x = OpFunctionParameter %v2float
-%body = OpLabel
-%p = OpAccessChain %ptr_sampled %tex %k
-%t = OpLoad %sampled %p
-%s = OpImageSampleImplicitLod %v4float %t %x
-OpReturnValue %s
-OpFunctionEnd
-)"));
+  const PassRun run = RunPass(kPass, FragmentModule(kIndexThroughParameterMain));
   ExpectLowered(run);
   IRContext& context = *run.context;
   const Instruction* s = FindOne(context, spv::Op::OpSwitch);

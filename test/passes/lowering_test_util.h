@@ -117,6 +117,29 @@ OpReturn
 OpFunctionEnd
 )";
 
+// main passes the varying %idx to `sample`, whose parameter %k indexes %tex
+// for an implicit-LOD sample.
+inline constexpr char kIndexThroughParameterMain[] = R"(OpName %sample "sample"
+OpName %k "k"
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%i = OpLoad %int %idx
+%c = OpLoad %v2float %uv
+%r = OpFunctionCall %v4float %sample %i %c
+OpStore %color %r
+OpReturn
+OpFunctionEnd
+%sample = OpFunction %v4float None %fn_sample_at
+%k = OpFunctionParameter %int
+%x = OpFunctionParameter %v2float
+%body = OpLabel
+%p = OpAccessChain %ptr_sampled %tex %k
+%t = OpLoad %sampled %p
+%s = OpImageSampleImplicitLod %v4float %t %x
+OpReturnValue %s
+OpFunctionEnd
+)";
+
 // An implicit-LOD sample from the runtime array %bindless with a varying index.
 inline constexpr char kRuntimeArrayMain[] = R"(
 %main = OpFunction %void None %fn

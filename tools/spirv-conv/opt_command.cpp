@@ -52,7 +52,7 @@ Command AddOptCommand(CLI::App& app) {
     std::string output;
     bool text = false;
     bool skip_validation = false;
-    bool verbose = false;
+    int verbose = 0;
     bool no_concurrent_writes = false;
     bool fix_nonuniform = false;
     bool strip_nonuniform = false;
@@ -80,7 +80,8 @@ Command AddOptCommand(CLI::App& app) {
   command->add_flag("--skip-validation", flags->skip_validation,
                     "Do not validate the input (the output is validated regardless)");
   command->add_flag("-v,--verbose", flags->verbose,
-                    "Print one line per module written, and one per spirv-opt pass");
+                    "Print one line per module written (what the passes did); twice (-vv), also "
+                    "one line per spirv-opt pass");
   AddInputFlags(command, &flags->input);
 
   // spirv-opt's passes under the motion guard (docs/motion.md). They run
@@ -219,7 +220,7 @@ Command AddOptCommand(CLI::App& app) {
       pipeline.optimizer.motion.before_path = pipeline.optimizer.motion.after_path = file;
       Expected<std::vector<uint32_t>> words =
           RunPipeline(*binary, pipeline, &changes, &optimizer_passes);
-      std::cerr << RenderOptimizerLog(binary->name, optimizer_passes, flags->verbose);
+      std::cerr << RenderOptimizerLog(binary->name, optimizer_passes, flags->verbose > 1);
       if (!words) {
         report.push_back({binary->name, "", words.error().message, {}, optimizer_passes});
         exit_code = Worst(exit_code, Report(words.error()));
@@ -243,9 +244,10 @@ Command AddOptCommand(CLI::App& app) {
         exit_code = Worst(exit_code, Report(written.error()));
         continue;
       }
-      if (flags->verbose) {
+      if (flags->verbose > 0) {
         std::cerr << binary->name << " -> " << path << ": " << words->size() << " words, valid for "
-                  << TargetEnvName(binary->target_env) << ", " << changes.size() << " changes\n";
+                  << TargetEnvName(binary->target_env) << ", " << changes.size() << " changes"
+                  << OptimizerSummary(optimizer_passes) << "\n";
       }
       report.push_back({binary->name, path, "", std::move(changes), std::move(optimizer_passes)});
     }

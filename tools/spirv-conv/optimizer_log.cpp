@@ -31,6 +31,20 @@ std::string RenderFindings(const std::string& name, const OptimizerPassResult& p
 
 }  // namespace
 
+std::string OptimizerSummary(const std::vector<OptimizerPassResult>& passes) {
+  if (passes.empty()) return "";
+  size_t kept = 0;
+  std::string rolled_back;
+  for (const OptimizerPassResult& pass : passes) {
+    kept += pass.outcome == Outcome::kKept;
+    if (pass.outcome == Outcome::kRolledBack) {
+      rolled_back += (rolled_back.empty() ? "" : " ") + pass.flag;
+    }
+  }
+  return ", spirv-opt: " + std::to_string(kept) + " of " + std::to_string(passes.size()) +
+         " passes changed it, rolled back: " + (rolled_back.empty() ? "none" : rolled_back);
+}
+
 std::string RenderOptimizerLog(const std::string& name,
                                const std::vector<OptimizerPassResult>& passes, bool verbose) {
   std::string log;
