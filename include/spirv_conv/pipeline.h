@@ -18,6 +18,7 @@
 #include "spirv_conv/load.h"
 #include "spirv_conv/nonuniform_passes.h"
 #include "spirv_conv/status.h"
+#include "spirv_conv/structurize_pass.h"
 #include "spirv_conv/validate.h"
 
 namespace spirv_conv {
@@ -27,7 +28,11 @@ struct PipelineOptions {
   // Do not validate the input (spirv-opt --skip-validation). The output is
   // validated regardless: spirv-conv never emits a module spirv-val rejects.
   bool skip_input_validation = false;
-  // First, spirv-opt passes under the motion guard (RunGuardedOptimizer),
+  // First of all, rebuild the control flow as structured constructs
+  // (StructurizePass). The input may then break the structured control-flow
+  // rules of spirv-val (and only those: IsStructuredControlFlowError).
+  bool structurize = false;
+  // Then spirv-opt passes under the motion guard (RunGuardedOptimizer),
   // one flag per pass (ExpandOptimizerFlags); |optimizer.validator| and
   // |.validate_each_pass| are taken from the fields above.
   GuardedOptimizerOptions optimizer;
@@ -46,6 +51,12 @@ struct PipelineOptions {
 // invalid or unparsable, or a pass cannot rewrite it), kFindings (a spirv-opt
 // pass rolled back under |optimizer.strict|), kInvalidOutput (the result
 // failed validation).
+// Structurizes |binary| (PipelineOptions::structurize): the validated output
+// in the same target environment; |stats| may be null.
+Expected<SpirvBinary> StructurizeBinary(const SpirvBinary& binary, const ValidatorFlags& validator,
+                                        bool skip_input_validation,
+                                        StructurizeStats* stats = nullptr);
+
 Expected<std::vector<uint32_t>> RunPipeline(
     const SpirvBinary& binary, const PipelineOptions& options, ChangeLog* log = nullptr,
     std::vector<OptimizerPassResult>* optimizer_log = nullptr);

@@ -45,11 +45,44 @@ Expected<std::unique_ptr<spvtools::opt::IRContext>> OptimizedIr(
 
 }  // namespace
 
-Expected<std::vector<uint32_t>> RunPipeline(const SpirvBinary& binary,
+Expected<SpirvBinary> StructurizeBinary(const SpirvBinary& binary, const ValidatorFlags& validator,
+                                        bool skip_input_validation, StructurizeStats* stats) {
+  if (!skip_input_validation) {
+    // Only the structured control-flow rules may fail: they are what this fixes.
+    Status valid =
+        ValidateSpirv(binary.words, binary.target_env, validator, binary.name, ExitCode::kBadInput);
+    if (!valid && !IsStructuredControlFlowError(valid.error().message)) return valid.error();
+  }
+  Expected<std::unique_ptr<spvtools::opt::IRContext>> context = BuildIrContext(binary);
+  if (!context) return context.error();
+  StructurizePass pass;
+  io::MessageCapture errors;
+  pass.SetMessageConsumer(errors.Consumer());
+  if (pass.Run(context->get()) == spvtools::opt::Pass::Status::Failure) {
+    return MakeError(ExitCode::kBadInput, binary.name, "structurize: " + pass.error());
+  }
+  if (stats != nullptr) *stats = pass.stats();
+  SpirvBinary result = binary;
+  result.words = EmitBinary(**context);
+  Status valid_output = ValidateSpirv(result.words, binary.target_env, validator,
+                                      binary.name + " (structurized)", ExitCode::kInvalidOutput);
+  if (!valid_output) return valid_output.error();
+  return result;
+}
+
+Expected<std::vector<uint32_t>> RunPipeline(const SpirvBinary& input,
                                             const PipelineOptions& options, ChangeLog* log,
                                             std::vector<OptimizerPassResult>* optimizer_log) {
+  SpirvBinary structurized;
+  if (options.structurize) {
+    Expected<SpirvBinary> rebuilt =
+        StructurizeBinary(input, options.validator, options.skip_input_validation);
+    if (!rebuilt) return rebuilt.error();
+    structurized = std::move(*rebuilt);
+  }
+  const SpirvBinary& binary = options.structurize ? structurized : input;
   // Validate before building the IR: SPIRV-Tools' IR loader assumes valid input.
-  if (!options.skip_input_validation) {
+  if (!options.skip_input_validation && !options.structurize) {
     Status valid = ValidateSpirv(binary.words, binary.target_env, options.validator, binary.name,
                                  ExitCode::kBadInput);
     if (!valid) return valid.error();

@@ -65,6 +65,7 @@ Command AddOptCommand(CLI::App& app) {
     std::string spirv_opt_passes;
     bool strict = false;
     bool no_pass_isolation = false;
+    bool structurize = false;
   };
   auto flags = std::make_shared<Flags>();
   CLI::App* command = app.add_subcommand(
@@ -83,6 +84,15 @@ Command AddOptCommand(CLI::App& app) {
                     "Print one line per module written (what the passes did); twice (-vv), also "
                     "one line per spirv-opt pass");
   AddInputFlags(command, &flags->input);
+
+  // Control flow (docs/structurize.md): first of all.
+  const char* kControlFlow = "Control flow (docs/structurize.md)";
+  command
+      ->add_flag("--structurize", flags->structurize,
+                 "Rebuild arbitrary control flow (missing or wrong merge instructions, "
+                 "multi-level breaks, multi-exit loops, irreducible cycles) as structured "
+                 "constructs; input may break spirv-val's structured control-flow rules")
+      ->group(kControlFlow);
 
   // spirv-opt's passes under the motion guard (docs/motion.md). They run
   // before the NonUniform passes.
@@ -175,6 +185,7 @@ Command AddOptCommand(CLI::App& app) {
     PipelineOptions pipeline;
     pipeline.validator = flags->input.validator;
     pipeline.skip_input_validation = flags->skip_validation;
+    pipeline.structurize = flags->structurize;
     pipeline.nonuniform.uniformity.assume_no_concurrent_writes = flags->no_concurrent_writes;
     if (flags->lower_nonuniform) {
       Expected<DeviceProfile> device = LoadDeviceProfile(flags->device);

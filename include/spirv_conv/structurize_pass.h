@@ -1,0 +1,49 @@
+// Copyright (c) 2026 The spirv-conv authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// structurize: rewrites functions with arbitrary control flow (no or wrong
+// merge instructions, multi-level breaks, early exits, loops with several
+// exits or back edges, irreducible cycles) into SPIR-V structured control
+// flow that spirv-val accepts for Shader modules (docs/structurize.md).
+// The computation is unchanged: values that cross the rebuilt control flow
+// go through Function variables, turned back into SSA at the end.
+
+#ifndef INCLUDE_SPIRV_CONV_STRUCTURIZE_PASS_H_
+#define INCLUDE_SPIRV_CONV_STRUCTURIZE_PASS_H_
+
+#include <cstdint>
+#include <string>
+
+#include "source/opt/pass.h"
+
+namespace spirv_conv {
+
+struct StructurizeStats {
+  uint32_t functions = 0;           // functions rewritten
+  uint32_t blocks_before = 0;       // their reachable blocks before
+  uint32_t blocks_after = 0;        // and after
+  uint32_t irreducible_cycles = 0;  // cycles given a dispatch header
+};
+
+class StructurizePass : public spvtools::opt::Pass {
+ public:
+  const char* name() const override { return "structurize"; }
+  // Why Process() failed, naming the function.
+  const std::string& error() const { return error_; }
+  const StructurizeStats& stats() const { return stats_; }
+
+ private:
+  Status Process() override;
+
+  std::string error_;
+  StructurizeStats stats_;
+};
+
+// True if spirv-val's |message| reports a structured control-flow rule only
+// (merge instructions, constructs, back edges): the input --structurize
+// accepts.
+bool IsStructuredControlFlowError(const std::string& message);
+
+}  // namespace spirv_conv
+
+#endif  // INCLUDE_SPIRV_CONV_STRUCTURIZE_PASS_H_

@@ -1,0 +1,58 @@
+// Copyright (c) 2026 The spirv-conv authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// The structurizer's first two steps (docs/structurize.md):
+//
+// MakeReducible: every irreducible cycle gets one header. All edges into any
+// of its entries, from outside and from inside, go to a new dispatch block
+// that stores nothing itself but branches on a Function variable the edges
+// set to their original target (LLVM's FixIrreducible, nir_lower_goto_ifs).
+// One block and one store per redirected edge: no code is duplicated.
+//
+//        A   B               A   B         (edges set %sel to C or D)
+//        |   |                \ /
+//        C<->D      ==>        H  <---+     H: switch %sel
+//                             / \     |
+//                            C   D ---+
+//
+// ShapeLoops: every (now natural) loop, innermost first, gets what a SPIR-V
+// loop construct needs: one exit block all its exiting edges lead to (a new
+// dispatch block when the loop leaves to several places, as LLVM's
+// UnifyLoopExits), inside the enclosing loop; one continue target holding the
+// only back edge; and a header whose own branch does not need a selection
+// merge (else an empty header is put in front of it).
+
+#ifndef SOURCE_PASSES_STRUCTURIZE_LOOP_FOREST_H_
+#define SOURCE_PASSES_STRUCTURIZE_LOOP_FOREST_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "passes/structurize/block_graph.h"
+
+namespace spirv_conv {
+namespace structurize {
+
+struct ShapedLoop {
+  uint32_t header = 0;
+  uint32_t continue_target = 0;  // may be the header itself
+  uint32_t merge = 0;
+  std::vector<uint32_t> blocks;  // header, body, continue target; sorted
+};
+
+struct LoopForest {
+  std::vector<ShapedLoop> loops;
+  std::vector<int> innermost;  // per node: the innermost loop's index, or -1
+};
+
+// |selector| is a Function variable of uint type used for the dispatch.
+// Returns the number of irreducible cycles it gave a header.
+uint32_t MakeReducible(BlockGraph* graph, uint32_t selector);
+
+// Shapes every loop of the (reducible) |graph|; |selector| as above.
+LoopForest ShapeLoops(BlockGraph* graph, uint32_t selector);
+
+}  // namespace structurize
+}  // namespace spirv_conv
+
+#endif  // SOURCE_PASSES_STRUCTURIZE_LOOP_FOREST_H_

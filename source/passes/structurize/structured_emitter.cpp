@@ -1,0 +1,520 @@
+// Copyright (c) 2026 The spirv-conv authors
+// SPDX-License-Identifier: Apache-2.0
+
+#include "passes/structurize/structured_emitter.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "analysis/dominance.h"
+
+namespace spirv_conv {
+namespace structurize {
+
+namespace {
+
+constexpr uint32_t kNone = BlockGraph::kNone;
+
+// What encloses the code being emitted, innermost last.
+struct Frame {
+  enum Kind { kSelection, kLoop, kSequence } kind;
+  uint32_t merge_node =
+      kNone;  // kSelection: the follower its merge leads to (kNone: a dispatch block)
+  uint32_t merge_label = 0;  // kSelection: the label branches to its merge use
+  int loop = -1;             // kLoop
+  uint32_t owner = 0;        // kSequence: the block whose followers are being emitted
+  uint32_t current = 0;      // kSequence: followers emitted so far, the one being emitted included
+};
+
+// Where a branch to some block goes from the current position.
+struct Hop {
+  uint32_t label = 0;    // the label to branch to (a placeholder for a follower)
+  bool cascade = false;  // the real target must be stored in the cascade variable
+  bool seen = true;      // |label| is a merge or continue target declared by an enclosing header
+};
+
+class Emitter {
+ public:
+  Emitter(BlockGraph* graph, const LoopForest& forest, const std::map<uint32_t, uint32_t>& hints)
+      : graph_(graph), forest_(forest), hints_(hints) {}
+
+  bool Run(std::vector<uint32_t>* order, std::string* error) {
+    error_ = error;
+    Prepare();
+    if (!EmitRegion(0)) return false;
+    std::set<uint32_t> placed(order_.begin(), order_.end());
+    if (placed.size() != order_.size()) return Fail("a block was placed twice");
+    for (uint32_t n : rpo_) {
+      if (!placed.count(n))
+        return Fail("block %" + std::to_string(graph_->label(n)) + " was not placed");
+    }
+    for (uint32_t n : order_) {
+      bool ok = true;
+      graph_->ForEachLabelOperand(n, [&](uint32_t* label) {
+        if (!placeholder_node_.count(*label)) return;
+        auto resolved = resolved_.find(*label);
+        if (resolved == resolved_.end()) {
+          ok = false;
+        } else {
+          *label = resolved->second;
+        }
+      });
+      if (!ok) return Fail("a follower's placeholder was never resolved");
+    }
+    *order = order_;
+    return true;
+  }
+
+ private:
+  bool Fail(const std::string& message) {
+    *error_ = "internal error: " + message;
+    return false;
+  }
+
+  bool InLoop(int loop, uint32_t node) const {
+    const std::vector<uint32_t>& blocks = forest_.loops[loop].blocks;
+    return std::binary_search(blocks.begin(), blocks.end(), node);
+  }
+
+  void Prepare() {
+    const uint32_t size = graph_->size();
+    for (size_t i = 0; i < forest_.loops.size(); ++i) {
+      const ShapedLoop& loop = forest_.loops[i];
+      loop_of_header_[loop.header] = static_cast<int>(i);
+      if (loop.continue_target != loop.header) continue_targets_.insert(loop.continue_target);
+    }
+    // The forward graph: without the back edges (continue target -> header).
+    Cfg forward;
+    forward.successors.resize(size);
+    forward_preds_.resize(size);
+    for (uint32_t n = 0; n < size; ++n) {
+      for (uint32_t s : graph_->Successors(n)) {
+        auto header = loop_of_header_.find(s);
+        if (header != loop_of_header_.end() && InLoop(header->second, n)) continue;
+        forward.successors[n].push_back(s);
+        forward_preds_[s].insert(n);
+      }
+    }
+    rpo_ = analysis::ReversePostOrder(forward.successors, 0);
+    rpo_index_.assign(size, kNone);
+    for (uint32_t i = 0; i < rpo_.size(); ++i) rpo_index_[rpo_[i]] = i;
+    analysis::DominatorTree dominators(forward, false);
+    std::vector<uint32_t> parent(size, kNone);
+    for (uint32_t n : rpo_) {
+      if (n != 0) parent[n] = dominators.Idom(n);
+    }
+    for (const ShapedLoop& loop : forest_.loops) parent[loop.merge] = loop.header;
+    kids_.resize(size);
+    followers_.resize(size);
+    arm_.assign(size, 0);
+    for (uint32_t n : rpo_) {  // in reverse post-order, so the lists are sorted
+      if (n == 0 || continue_targets_.count(n)) continue;
+      const uint32_t p = parent[n];
+      auto loop = loop_of_header_.find(p);
+      if (loop != loop_of_header_.end() && forest_.loops[loop->second].merge == n) continue;
+      if (forward_preds_[n].size() == 1 && *forward_preds_[n].begin() == p) {
+        arm_[n] = 1;
+        kids_[p].push_back(n);
+      } else {
+        followers_[p].push_back(n);
+      }
+    }
+    // A selection of two or more arms and no follower: one arm becomes its
+    // merge (the input's merge when it named an arm, else the last target),
+    // so `if (c) { ...; continue; } rest` keeps its shape.
+    for (uint32_t x : rpo_) {
+      if (!followers_[x].empty() || kids_[x].size() < 2 || loop_of_header_.count(x)) continue;
+      auto hint = hints_.find(x);
+      uint32_t chosen = kNone, last = kNone;
+      size_t arms = 0;
+      for (uint32_t t : graph_->Successors(x)) {
+        if (!arm_[t]) continue;
+        ++arms;
+        last = t;
+        if (hint != hints_.end() && hint->second == t) chosen = t;
+      }
+      if (arms < 2) continue;
+      if (chosen == kNone) chosen = last;
+      arm_[chosen] = 0;
+      kids_[x].erase(std::find(kids_[x].begin(), kids_[x].end(), chosen));
+      followers_[x].push_back(chosen);
+    }
+  }
+
+  uint32_t CascadeVariable() {
+    if (cascade_ == 0) cascade_ = graph_->NewVariable(graph_->UintType(), graph_->UintConstant(0));
+    return cascade_;
+  }
+
+  uint32_t Placeholder(uint32_t follower) {
+    auto [it, fresh] = placeholder_.emplace(follower, 0);
+    if (fresh) {
+      it->second = graph_->TakeId();
+      placeholder_node_[it->second] = follower;
+    }
+    return it->second;
+  }
+
+  // Where a branch to |target| goes from here; with |commit|, a cascade is
+  // recorded at the guard it goes to.
+  bool NextHop(uint32_t target, bool commit, Hop* hop) {
+    for (size_t i = stack_.size(); i-- > 0;) {
+      if (stack_[i].kind != Frame::kLoop) continue;
+      const ShapedLoop& loop = forest_.loops[stack_[i].loop];
+      if (target == loop.continue_target || target == loop.merge || target == loop.header) {
+        *hop = {graph_->label(target), false, true};
+        return true;
+      }
+      break;
+    }
+    for (size_t i = stack_.size(); i-- > 0;) {
+      const Frame& frame = stack_[i];
+      if (frame.kind == Frame::kLoop) {
+        return Fail("a branch to %" + std::to_string(graph_->label(target)) + " leaves a loop");
+      }
+      if (frame.kind == Frame::kSelection) {
+        *hop = {frame.merge_label, frame.merge_node != target, true};
+      } else {
+        const std::vector<uint32_t>& ys = followers_[frame.owner];
+        if (frame.current >= ys.size()) continue;
+        const uint32_t next = ys[frame.current];
+        *hop = {Placeholder(next), next != target, false};
+      }
+      if (hop->cascade && commit) pending_[hop->label].insert(target);
+      return true;
+    }
+    return Fail("no structured path to %" + std::to_string(graph_->label(target)));
+  }
+
+  bool EmitRegion(uint32_t x) {
+    auto it = loop_of_header_.find(x);
+    if (it == loop_of_header_.end()) return EmitBody(x);
+    const ShapedLoop& loop = forest_.loops[it->second];
+    graph_->AddLoopMerge(x, graph_->label(loop.merge), graph_->label(loop.continue_target));
+    stack_.push_back({Frame::kLoop, kNone, 0, it->second});
+    if (!EmitBody(x)) return false;
+    if (loop.continue_target != x) order_.push_back(loop.continue_target);
+    stack_.pop_back();
+    return EmitRegion(loop.merge);
+  }
+
+  // Stores |value| (an id) into the cascade variable before |node|'s terminator.
+  void StoreCascade(uint32_t node, uint32_t value) {
+    graph_->Insert(node, spv::Op::OpStore, 0, 0, {CascadeVariable(), value});
+  }
+
+  bool EmitBody(uint32_t x) {
+    order_.push_back(x);
+    const std::vector<uint32_t>& ys = followers_[x];
+    if (!ys.empty()) stack_.push_back({Frame::kSequence, kNone, 0, -1, x, 0});
+    spvtools::opt::Instruction* terminator = graph_->Terminator(x);
+    std::vector<uint32_t> arms, others;
+    for (uint32_t t : graph_->Successors(x)) (arm_[t] ? arms : others).push_back(t);
+    const bool is_switch = terminator->opcode() == spv::Op::OpSwitch;
+    size_t unseen = arms.size();
+    bool unseen_hop = false;
+    for (uint32_t t : others) {
+      Hop hop;
+      if (!NextHop(t, false, &hop)) return false;
+      unseen_hop |= !hop.seen;
+    }
+    unseen += unseen_hop ? 1 : 0;
+    const bool selection = is_switch || unseen >= 2;
+    uint32_t dispatch = kNone;
+    if (selection) {
+      if (loop_of_header_.count(x)) return Fail("a loop header needs a selection merge");
+      Frame frame{Frame::kSelection};
+      if (!ys.empty()) {
+        frame.merge_node = ys[0];
+        frame.merge_label = Placeholder(ys[0]);
+      } else {
+        dispatch = graph_->NewBlock();
+        frame.merge_label = graph_->label(dispatch);
+      }
+      graph_->AddSelectionMerge(x, frame.merge_label);
+      stack_.push_back(frame);
+    }
+    std::map<uint32_t, Hop> hops;
+    for (uint32_t t : others) {
+      if (!NextHop(t, true, &hops[t])) return false;
+    }
+    if (!RewriteTerminator(x, hops, selection ? stack_.back().merge_label : 0)) return false;
+    for (uint32_t k : kids_[x]) {
+      if (!EmitRegion(k)) return false;
+    }
+    if (selection) stack_.pop_back();
+    if (dispatch != kNone) {
+      const std::set<uint32_t> targets = pending_[graph_->label(dispatch)];
+      if (!EmitDispatch(dispatch, targets, kNone)) return false;
+    }
+    for (size_t k = 1; k <= ys.size(); ++k) {
+      stack_.back().current = static_cast<uint32_t>(k);
+      if (!EmitFollower(x, k)) return false;
+    }
+    if (!ys.empty()) stack_.pop_back();
+    return true;
+  }
+
+  // Points |x|'s non-arm targets at their hops, storing cascades.
+  bool RewriteTerminator(uint32_t x, const std::map<uint32_t, Hop>& hops, uint32_t merge_label) {
+    if (hops.empty()) return true;
+    spvtools::opt::Instruction* terminator = graph_->Terminator(x);
+    switch (terminator->opcode()) {
+      case spv::Op::OpBranch: {
+        const auto& [target, hop] = *hops.begin();
+        if (hop.cascade) StoreCascade(x, graph_->UintConstant(graph_->label(target)));
+        graph_->RetargetLabel(x, graph_->label(target), hop.label);
+        return true;
+      }
+      case spv::Op::OpBranchConditional: {
+        uint32_t value[2] = {0, 0};
+        bool any_cascade = false;
+        for (uint32_t side = 0; side < 2; ++side) {
+          const uint32_t target = graph_->Node(terminator->GetSingleWordInOperand(1 + side));
+          auto hop = hops.find(target);
+          const bool cascade = hop != hops.end() && hop->second.cascade;
+          any_cascade |= cascade;
+          value[side] = graph_->UintConstant(cascade ? graph_->label(target) : 0);
+        }
+        if (any_cascade) {
+          uint32_t stored = value[0];
+          if (value[0] != value[1]) {
+            stored = graph_->TakeId();
+            graph_->Insert(x, spv::Op::OpSelect, graph_->UintType(), stored,
+                           {terminator->GetSingleWordInOperand(0), value[0], value[1]});
+          }
+          StoreCascade(x, stored);
+        }
+        for (const auto& [target, hop] : hops)
+          graph_->RetargetLabel(x, graph_->label(target), hop.label);
+        if (terminator->GetSingleWordInOperand(1) == terminator->GetSingleWordInOperand(2)) {
+          if (graph_->block(x)->GetMergeInst() != nullptr)
+            return Fail("a selection lost its second arm");
+          const uint32_t label = terminator->GetSingleWordInOperand(1);
+          graph_->RemoveTerminator(x);
+          graph_->AddBranchToLabel(x, label);
+        }
+        return true;
+      }
+      case spv::Op::OpSwitch:
+        for (const auto& [target, hop] : hops) {
+          if (!hop.cascade && hop.label == merge_label) {
+            graph_->RetargetLabel(x, graph_->label(target), hop.label);
+            continue;
+          }
+          // A case that leaves the switch goes through a block of its own.
+          const uint32_t edge = graph_->NewBlock();
+          if (hop.cascade) {
+            graph_->Add(edge, spv::Op::OpStore, 0, 0,
+                        {CascadeVariable(), graph_->UintConstant(graph_->label(target))});
+          }
+          graph_->AddBranchToLabel(edge, hop.label);
+          graph_->RetargetLabel(x, graph_->label(target), graph_->label(edge));
+          order_.push_back(edge);
+        }
+        return true;
+      default:
+        return Fail("unexpected terminator with branch targets");
+    }
+  }
+
+  bool EmitFollower(uint32_t owner, size_t k) {
+    const std::vector<uint32_t>& ys = followers_[owner];
+    const uint32_t y = ys[k - 1];
+    const uint32_t placeholder = Placeholder(y);
+    std::set<uint32_t> rest = pending_[placeholder];
+    const bool arrives = rest.erase(y) > 0;
+    if (rest.empty()) {
+      resolved_[placeholder] = graph_->label(y);
+      if (arrives) {  // the cascade ends here: reset it
+        graph_->block(y)->begin()->InsertBefore(std::make_unique<spvtools::opt::Instruction>(
+            graph_->context(), spv::Op::OpStore, 0, 0,
+            spvtools::opt::Instruction::OperandList{
+                {SPV_OPERAND_TYPE_ID, {CascadeVariable()}},
+                {SPV_OPERAND_TYPE_ID, {graph_->UintConstant(0)}}}));
+      }
+      return EmitRegion(y);
+    }
+    const uint32_t guard = graph_->NewBlock();
+    resolved_[placeholder] = graph_->label(guard);
+    if (k == ys.size()) return EmitDispatch(guard, rest, y);
+    // Not the last follower: everything else passes on to the next one.
+    const uint32_t next = Placeholder(ys[k]);
+    pending_[next].insert(rest.begin(), rest.end());
+    order_.push_back(guard);
+    const uint32_t hit = Hit(guard, y, arrives);
+    graph_->Add(guard, spv::Op::OpBranchConditional, 0, 0, {hit, graph_->label(y), next});
+    graph_->AddSelectionMerge(guard, next);
+    Frame frame{Frame::kSelection};
+    frame.merge_node = ys[k];
+    frame.merge_label = next;
+    stack_.push_back(frame);
+    const bool ok = EmitRegion(y);
+    stack_.pop_back();
+    return ok;
+  }
+
+  // In |guard|: loads the cascade into |value_| and returns "no cascade, or
+  // one that ends at |y|"; resets the variable when it ends there.
+  uint32_t Hit(uint32_t guard, uint32_t y, bool arrives, bool reset_here = true) {
+    const uint32_t bool_type = graph_->BoolType(), uint_type = graph_->UintType();
+    value_ = graph_->TakeId();
+    graph_->Add(guard, spv::Op::OpLoad, uint_type, value_, {CascadeVariable()});
+    const uint32_t none = graph_->TakeId();
+    graph_->Add(guard, spv::Op::OpIEqual, bool_type, none, {value_, graph_->UintConstant(0)});
+    if (!arrives) return none;
+    const uint32_t here = graph_->TakeId(), hit = graph_->TakeId();
+    graph_->Add(guard, spv::Op::OpIEqual, bool_type, here,
+                {value_, graph_->UintConstant(graph_->label(y))});
+    graph_->Add(guard, spv::Op::OpLogicalOr, bool_type, hit, {none, here});
+    if (!reset_here) return hit;
+    const uint32_t reset = graph_->TakeId();
+    graph_->Add(guard, spv::Op::OpSelect, uint_type, reset, {hit, graph_->UintConstant(0), value_});
+    graph_->Add(guard, spv::Op::OpStore, 0, 0, {CascadeVariable(), reset});
+    return hit;
+  }
+
+  // |block| sends every cascade in |targets| on (from the current position)
+  // and, when |normal| is a block, everything else there; then emits |normal|.
+  bool EmitDispatch(uint32_t block, const std::set<uint32_t>& targets, uint32_t normal) {
+    order_.push_back(block);
+    if (targets.empty() && normal == kNone) {  // no cascade ever arrives
+      graph_->Add(block, spv::Op::OpUnreachable, 0, 0, {});
+      return true;
+    }
+    const uint32_t bool_type = graph_->BoolType(), uint_type = graph_->UintType();
+    uint32_t hit = 0;
+    if (normal != kNone) {
+      hit = Hit(block, normal, true, false);
+    } else {
+      value_ = graph_->TakeId();
+      graph_->Add(block, spv::Op::OpLoad, uint_type, value_, {CascadeVariable()});
+    }
+    const uint32_t value = value_;
+    // Group the targets by hop; a cascade passing on keeps its value.
+    std::map<uint32_t, std::vector<uint32_t>> by_hop;
+    std::set<uint32_t> passing;
+    uint32_t unseen = 0;
+    for (uint32_t target : targets) {
+      Hop hop;
+      if (!NextHop(target, true, &hop)) return false;
+      by_hop[hop.label].push_back(target);
+      if (hop.cascade) passing.insert(target);
+      if (!hop.seen) {
+        if (unseen != 0 && unseen != hop.label)
+          return Fail("two unstructured exits from one guard");
+        unseen = hop.label;
+      }
+    }
+    auto any_of = [&](uint32_t node, const std::vector<uint32_t>& ids) {
+      uint32_t result = 0;
+      for (uint32_t target : ids) {
+        const uint32_t is = graph_->TakeId();
+        graph_->Add(node, spv::Op::OpIEqual, bool_type, is,
+                    {value, graph_->UintConstant(graph_->label(target))});
+        if (result == 0) {
+          result = is;
+        } else {
+          const uint32_t both = graph_->TakeId();
+          graph_->Add(node, spv::Op::OpLogicalOr, bool_type, both, {result, is});
+          result = both;
+        }
+      }
+      return result;
+    };
+    // Keep the cascade for targets passing on, clear it otherwise.
+    const uint32_t keep = passing.empty() ? 0 : any_of(block, {passing.begin(), passing.end()});
+    uint32_t stored = graph_->UintConstant(0);
+    if (keep != 0) {
+      stored = graph_->TakeId();
+      graph_->Add(block, spv::Op::OpSelect, uint_type, stored,
+                  {keep, value, graph_->UintConstant(0)});
+    }
+    graph_->Add(block, spv::Op::OpStore, 0, 0, {CascadeVariable(), stored});
+
+    // Tests for the hops a header declared, then the undeclared one (or the
+    // last) as the final "else".
+    std::vector<std::pair<uint32_t, std::vector<uint32_t>>> tests;
+    for (auto& [label, ids] : by_hop) {
+      if (label != unseen) tests.emplace_back(label, ids);
+    }
+    uint32_t final_else = unseen;
+    if (normal == kNone && final_else == 0) {
+      if (tests.empty()) {
+        graph_->Add(block, spv::Op::OpUnreachable, 0, 0, {});
+        return true;
+      }
+      final_else = tests.back().first;
+      tests.pop_back();
+    }
+    uint32_t current = block;
+    for (size_t i = 0; i < tests.size(); ++i) {
+      const bool last = i + 1 == tests.size();
+      const uint32_t condition = any_of(current, tests[i].second);
+      if (last && normal == kNone) {
+        graph_->Add(current, spv::Op::OpBranchConditional, 0, 0,
+                    {condition, tests[i].first, final_else});
+        return true;
+      }
+      if (last && unseen == 0) {
+        graph_->Add(current, spv::Op::OpBranchConditional, 0, 0,
+                    {condition, tests[i].first, graph_->label(normal)});
+        return EmitRegion(normal);
+      }
+      const uint32_t next = graph_->NewBlock();
+      graph_->Add(current, spv::Op::OpBranchConditional, 0, 0,
+                  {condition, tests[i].first, graph_->label(next)});
+      order_.push_back(next);
+      current = next;
+    }
+    if (normal == kNone) {  // no tests: everything goes to the one hop
+      graph_->AddBranchToLabel(current, final_else);
+      return true;
+    }
+    if (unseen == 0) {
+      graph_->AddBranch(current, normal);
+      return EmitRegion(normal);
+    }
+    // The normal path and the undeclared hop: a selection whose merge is that hop.
+    graph_->Add(current, spv::Op::OpBranchConditional, 0, 0, {hit, graph_->label(normal), unseen});
+    graph_->AddSelectionMerge(current, unseen);
+    Frame frame{Frame::kSelection};
+    frame.merge_node = placeholder_node_.at(unseen);
+    frame.merge_label = unseen;
+    stack_.push_back(frame);
+    const bool ok = EmitRegion(normal);
+    stack_.pop_back();
+    return ok;
+  }
+
+  BlockGraph* graph_;
+  const LoopForest& forest_;
+  const std::map<uint32_t, uint32_t>& hints_;
+  std::string* error_ = nullptr;
+  std::map<uint32_t, int> loop_of_header_;
+  std::set<uint32_t> continue_targets_;
+  std::vector<std::set<uint32_t>> forward_preds_;
+  std::vector<uint32_t> rpo_, rpo_index_;
+  std::vector<std::vector<uint32_t>> kids_, followers_;
+  std::vector<char> arm_;
+  std::vector<Frame> stack_;
+  std::vector<uint32_t> order_;
+  std::map<uint32_t, uint32_t> placeholder_;        // follower -> placeholder label
+  std::map<uint32_t, uint32_t> placeholder_node_;   // placeholder label -> follower
+  std::map<uint32_t, uint32_t> resolved_;           // placeholder label -> real label
+  std::map<uint32_t, std::set<uint32_t>> pending_;  // guard label -> cascade targets arriving
+  uint32_t cascade_ = 0;
+  uint32_t value_ = 0;
+};
+
+}  // namespace
+
+bool EmitStructured(BlockGraph* graph, const LoopForest& forest,
+                    const std::map<uint32_t, uint32_t>& merge_hints, std::vector<uint32_t>* order,
+                    std::string* error) {
+  return Emitter(graph, forest, merge_hints).Run(order, error);
+}
+
+}  // namespace structurize
+}  // namespace spirv_conv
