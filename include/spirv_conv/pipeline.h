@@ -17,6 +17,7 @@
 #include "spirv_conv/guarded_optimizer.h"
 #include "spirv_conv/load.h"
 #include "spirv_conv/nonuniform_passes.h"
+#include "spirv_conv/reconverge_pass.h"
 #include "spirv_conv/status.h"
 #include "spirv_conv/structurize_pass.h"
 #include "spirv_conv/validate.h"
@@ -32,6 +33,8 @@ struct PipelineOptions {
   // (StructurizePass). The input may then break the structured control-flow
   // rules of spirv-val (and only those: IsStructuredControlFlowError).
   bool structurize = false;
+  // Predicated reconvergence first (ReconvergePass), then --structurize.
+  bool reconverge = false;
   // Then spirv-opt passes under the motion guard (RunGuardedOptimizer),
   // one flag per pass (ExpandOptimizerFlags); |optimizer.validator| and
   // |.validate_each_pass| are taken from the fields above.
@@ -56,6 +59,11 @@ struct PipelineOptions {
 Expected<SpirvBinary> StructurizeBinary(const SpirvBinary& binary, const ValidatorFlags& validator,
                                         bool skip_input_validation,
                                         StructurizeStats* stats = nullptr);
+
+// ReconvergePass, then StructurizeBinary on its result.
+Expected<SpirvBinary> ReconvergeBinary(const SpirvBinary& binary, const ValidatorFlags& validator,
+                                       bool skip_input_validation, ReconvergeStats* stats = nullptr,
+                                       StructurizeStats* structurize_stats = nullptr);
 
 Expected<std::vector<uint32_t>> RunPipeline(
     const SpirvBinary& binary, const PipelineOptions& options, ChangeLog* log = nullptr,

@@ -2,7 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // The SIMT simulator (docs/simulator.md): executes a GLCompute entry point of a
-// Shader module over workgroups split into subgroups, whose invocations run as
+// Shader module or a Kernel entry point of an OpenCL module (physical addressing,
+// parameters as buffers) over workgroups split into subgroups, whose invocations run as
 // tangles (sets of invocations executing the same dynamic instance) under one
 // of three reconvergence models. The oracle of the transforms' tests.
 
@@ -87,13 +88,17 @@ struct RunResult {
 // A decoded module, ready to run any number of times.
 class Program;
 
-// Decodes the GLCompute entry point |entry| (empty: the only one) of |context|.
+// Decodes the GLCompute or Kernel entry point |entry| (empty: the only one) of |context|.
 // Unsupported capabilities, addressing models and execution models are errors
 // (kBadInput) naming them; unsupported instructions fail when executed.
 Expected<std::shared_ptr<const Program>> Compile(spvtools::opt::IRContext& context,
                                                  const std::string& entry, const std::string& name);
 
-// What the program declares, for callers that allocate its buffers.
+// What the program declares, for callers that allocate its buffers. A Kernel's
+// parameter i is set 0, binding i (kernel_argument): a CrossWorkgroup pointer is
+// storage (read back), size 0, runtime_array; a UniformConstant pointer the same but
+// not storage; a Workgroup pointer local_memory (the buffer's length sizes a
+// zero-filled region per workgroup); a value (or byval aggregate) |size| bytes.
 struct ResourceInfo {
   uint32_t set = 0, binding = 0;
   uint32_t count = 1;  // descriptors in the binding (0: a runtime array)
@@ -101,13 +106,15 @@ struct ResourceInfo {
   bool storage = false;
   uint32_t size = 0;  // bytes of the fixed part of one block
   bool runtime_array = false;
+  bool kernel_argument = false;
+  bool local_memory = false;
 };
 std::vector<ResourceInfo> Resources(const Program& program);
 std::array<uint32_t, 3> LocalSize(const Program& program);
 
 // Runs one dispatch. A buffer the program declares but |inputs| lacks is zero-filled
-// with its block's fixed size. Errors: kBadInput for unusable inputs or unsupported
-// instructions; kFindings for faults of the shader (out-of-bounds access, a
+// with its block's fixed size (a kernel's pointer argument: empty). Errors: kBadInput for unusable
+// inputs or unsupported instructions; kFindings for faults of the shader (out-of-bounds access, a
 // divergent barrier, OpUnreachable, deadlock, the instruction limit).
 Expected<RunResult> Run(const Program& program, const std::vector<Buffer>& inputs,
                         const RunOptions& options);

@@ -132,10 +132,8 @@ bool RestructureFunction(IRContext* context, Function* function, StructurizeStat
     graph.PutBack(reachable);
     return false;
   }
-  stats->irreducible_cycles +=
-      structurize::MakeReducible(&graph, graph.NewVariable(graph.UintType()));
-  const structurize::LoopForest loops =
-      structurize::ShapeLoops(&graph, graph.NewVariable(graph.UintType()));
+  stats->irreducible_cycles += structurize::MakeReducible(&graph);
+  const structurize::LoopForest loops = structurize::ShapeLoops(&graph);
   std::vector<uint32_t> order;
   if (!structurize::EmitStructured(&graph, loops, merge_hints, &order, error)) {
     graph.PutBack(analysis::ReversePostOrder(graph.ToCfg().successors, 0));
@@ -160,9 +158,15 @@ bool IsStructuredControlFlowError(const std::string& message) {
                                                  "continue target",
                                                  "Merge Block",
                                                  "merge block",
-                                                 "Construct ",
+                                                 " construct, but not",
+                                                 " construct headed by",
+                                                 " construct with the ",
                                                  "Case construct",
                                                  "Switch header",
+                                                 "Construct selection",
+                                                 "Construct loop",
+                                                 "Construct continue",
+                                                 "Construct case",
                                                  "exits the ",
                                                  "structured exit",
                                                  "structurally dominate",

@@ -1,6 +1,7 @@
 // Copyright (c) 2026 The spirv-conv authors
 // SPDX-License-Identifier: Apache-2.0
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <utility>
@@ -45,8 +46,13 @@ Expected<std::unique_ptr<spvtools::opt::IRContext>> OptimizedIr(
 
 }  // namespace
 
-Expected<SpirvBinary> StructurizeBinary(const SpirvBinary& binary, const ValidatorFlags& validator,
-                                        bool skip_input_validation, StructurizeStats* stats) {
+namespace {
+
+// Validates |binary| tolerating only structured control-flow errors, runs
+// |pass| on its IR and returns the emitted module (not validated).
+Expected<SpirvBinary> RunControlFlowPass(const SpirvBinary& binary, const ValidatorFlags& validator,
+                                         bool skip_input_validation, spvtools::opt::Pass* pass,
+                                         const std::function<std::string()>& error) {
   if (!skip_input_validation) {
     // Only the structured control-flow rules may fail: they are what this fixes.
     Status valid =
@@ -55,34 +61,58 @@ Expected<SpirvBinary> StructurizeBinary(const SpirvBinary& binary, const Validat
   }
   Expected<std::unique_ptr<spvtools::opt::IRContext>> context = BuildIrContext(binary);
   if (!context) return context.error();
-  StructurizePass pass;
   io::MessageCapture errors;
-  pass.SetMessageConsumer(errors.Consumer());
-  if (pass.Run(context->get()) == spvtools::opt::Pass::Status::Failure) {
-    return MakeError(ExitCode::kBadInput, binary.name, "structurize: " + pass.error());
+  pass->SetMessageConsumer(errors.Consumer());
+  if (pass->Run(context->get()) == spvtools::opt::Pass::Status::Failure) {
+    return MakeError(ExitCode::kBadInput, binary.name, std::string(pass->name()) + ": " + error());
   }
-  if (stats != nullptr) *stats = pass.stats();
   SpirvBinary result = binary;
   result.words = EmitBinary(**context);
-  Status valid_output = ValidateSpirv(result.words, binary.target_env, validator,
+  return result;
+}
+
+}  // namespace
+
+Expected<SpirvBinary> StructurizeBinary(const SpirvBinary& binary, const ValidatorFlags& validator,
+                                        bool skip_input_validation, StructurizeStats* stats) {
+  StructurizePass pass;
+  Expected<SpirvBinary> result = RunControlFlowPass(binary, validator, skip_input_validation, &pass,
+                                                    [&] { return pass.error(); });
+  if (!result) return result;
+  if (stats != nullptr) *stats = pass.stats();
+  Status valid_output = ValidateSpirv(result->words, binary.target_env, validator,
                                       binary.name + " (structurized)", ExitCode::kInvalidOutput);
   if (!valid_output) return valid_output.error();
   return result;
+}
+
+Expected<SpirvBinary> ReconvergeBinary(const SpirvBinary& binary, const ValidatorFlags& validator,
+                                       bool skip_input_validation, ReconvergeStats* stats,
+                                       StructurizeStats* structurize_stats) {
+  ReconvergePass pass;
+  Expected<SpirvBinary> predicated = RunControlFlowPass(binary, validator, skip_input_validation,
+                                                        &pass, [&] { return pass.error(); });
+  if (!predicated) return predicated;
+  if (stats != nullptr) *stats = pass.stats();
+  return StructurizeBinary(*predicated, validator, false, structurize_stats);
 }
 
 Expected<std::vector<uint32_t>> RunPipeline(const SpirvBinary& input,
                                             const PipelineOptions& options, ChangeLog* log,
                                             std::vector<OptimizerPassResult>* optimizer_log) {
   SpirvBinary structurized;
-  if (options.structurize) {
+  if (options.structurize || options.reconverge) {
     Expected<SpirvBinary> rebuilt =
-        StructurizeBinary(input, options.validator, options.skip_input_validation);
+        options.reconverge
+            ? ReconvergeBinary(input, options.validator, options.skip_input_validation)
+            : StructurizeBinary(input, options.validator, options.skip_input_validation);
     if (!rebuilt) return rebuilt.error();
     structurized = std::move(*rebuilt);
   }
-  const SpirvBinary& binary = options.structurize ? structurized : input;
+  const bool rebuilt = options.structurize || options.reconverge;
+  const SpirvBinary& binary = rebuilt ? structurized : input;
   // Validate before building the IR: SPIRV-Tools' IR loader assumes valid input.
-  if (!options.skip_input_validation && !options.structurize) {
+  if (!options.skip_input_validation && !rebuilt) {
     Status valid = ValidateSpirv(binary.words, binary.target_env, options.validator, binary.name,
                                  ExitCode::kBadInput);
     if (!valid) return valid.error();

@@ -6,6 +6,7 @@
 // gets register slots that hold the same value in every lane.
 
 #include "sim/decoder.h"
+#include "sim/machine.h"
 #include "sim/scalar.h"
 #include "source/opcode.h"
 #include "source/opt/ir_context.h"
@@ -25,6 +26,12 @@ uint32_t Decoder::SlotOf(uint32_t id) const { return id < id_slot.size() ? id_sl
 uint32_t Decoder::TypeOfId(uint32_t id) const {
   const spvtools::opt::Instruction* def = context_.get_def_use_mgr()->GetDef(id);
   return def ? def->type_id() : 0;
+}
+
+uint64_t Decoder::ConstantValue(uint32_t id, bool* known) const {
+  const auto* c = context_.get_constant_mgr()->FindDeclaredConstant(id);
+  *known = c && (c->AsIntConstant() || c->AsNullConstant());
+  return *known ? c->GetZeroExtendedValue() : 0;
 }
 
 Status Decoder::DecodeConstants() {
@@ -67,6 +74,7 @@ Status Decoder::DecodeConstants() {
       case spv::Op::OpConstantNull:
       case spv::Op::OpUndef:
         values.assign(type.comps, 0);
+        if (type.kind == TypeInfo::kPointer && program_.kernel) values = {kNullPointer};
         break;
       case spv::Op::OpSpecConstantOp: {
         const auto inner = static_cast<spv::Op>(in(0));

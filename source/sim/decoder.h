@@ -49,10 +49,23 @@ class Decoder {
   uint32_t LayoutOf(uint32_t type, uint32_t matrix_stride = 0, bool row_major = false);
   // constants.cpp: constants, spec constants (their defaults), undef.
   Status DecodeConstants();
+  // The value of integer (or null) constant |id|; *known false for anything else.
+  uint64_t ConstantValue(uint32_t id, bool* known) const;
   // globals.cpp: module-scope variables, resources, execution modes.
   Status DecodeGlobals(uint32_t entry_function);
   // functions.cpp
   Status DecodeFunctions(uint32_t entry_function);
+  // access_chains.cpp: |out|'s operands (from out->ops on in |operands|) as the steps
+  // exec_memory.cpp walks; the result's layout in id_layout.
+  Status DecodeAccessChain(spvtools::opt::Instruction& inst, std::vector<uint32_t>* operands,
+                           Inst* out);
+  // kernel_args.cpp: a Kernel's parameters become resources (set 0, binding = index).
+  Status DecodeKernelArguments(uint32_t entry_function);
+  // The layout pointer |id| points to: what decoding recorded, else (Kernel
+  // modules, whose layouts follow from types alone) the pointee type's.
+  uint32_t PointerLayout(uint32_t id);
+  // A struct or array with a pointer inside (its bytes in memory would be addresses).
+  bool HoldsPointer(uint32_t type) const;
 
   // A new run of |comps| slots for |id|.
   uint32_t NewSlots(uint32_t id, uint32_t comps);
@@ -65,6 +78,7 @@ class Decoder {
   std::vector<uint32_t> id_slot;    // by id
   std::vector<uint32_t> id_layout;  // pointers: the layout they point to
   uint32_t glsl_import = 0;
+  uint32_t opencl_import = 0;
   uint32_t entry_point_id = 0;
 
  private:

@@ -21,7 +21,8 @@ namespace sim {
 uint8_t* Address(const Exec& e, uint64_t pointer, uint64_t size) {
   const uint64_t region = pointer >> kRegionShift, offset = pointer & kOffsetMask;
   if (region >= e.m.regions.size()) {
-    e.Fault("access through an invalid pointer");
+    e.Fault(region == kNullRegion && offset == 0 ? "access through a null pointer"
+                                                 : "access through an invalid pointer");
     return nullptr;
   }
   Region& r = e.m.regions[region];
@@ -92,21 +93,28 @@ bool AccessChain(const Exec& e) {
   ForEachLane(e.lanes, [&](uint32_t lane) {
     if (!ok) return;
     uint64_t p = base[lane];
+    // Offsets wrap within their 40 bits: OpPtrAccessChain may step before a region
+    // and back; an access there is out of bounds.
+    auto add = [&p](uint64_t bytes) { p = (p & ~kOffsetMask) | ((p + bytes) & kOffsetMask); };
     for (uint32_t s = 0; s < steps && ok; ++s) {
       const uint32_t kind = e.Op(2 + 4 * s) & 0xFF, width = e.Op(2 + 4 * s) >> 8;
       const uint32_t a = e.Op(3 + 4 * s), b = e.Op(4 + 4 * s), c = e.Op(5 + 4 * s);
       if (kind == 0) {
-        p += a;
+        add(a);
         continue;
       }
       const int64_t index = SignExtend(e.R(a)[lane], width);
+      if (kind == 3) {
+        add(static_cast<uint64_t>(index) * b);
+        continue;
+      }
       if (kind == 1) {
         if (index < 0 || (c != 0 && index >= static_cast<int64_t>(c))) {
           ok = e.Fault("index " + std::to_string(index) + " out of bounds of an array of " +
                        (c ? std::to_string(c) : std::string("runtime length")));
           return;
         }
-        p += static_cast<uint64_t>(index) * b;
+        add(static_cast<uint64_t>(index) * b);
       } else {
         const uint64_t region = (p >> kRegionShift) + static_cast<uint64_t>(index);
         const uint32_t resource = e.m.regions[p >> kRegionShift].resource;
@@ -149,6 +157,8 @@ bool ExecMemory(const Exec& e) {
       return AccessChain(e);
     case Family::kArrayLength:
       return ArrayLength(e);
+    case Family::kPointer:
+      return ExecPointer(e);
     case Family::kLoad: {
       const uint64_t* p = e.R(e.Op(0));
       uint64_t* d = e.R(e.inst.result);

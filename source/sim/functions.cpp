@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "sim/decoder.h"
+#include "sim/ext_map.h"
 #include "sim/opcodes.h"
 #include "source/opcode.h"
 #include "source/opt/ir_context.h"
@@ -69,8 +70,6 @@ class FunctionDecoder {
   Status DecodeInst(Instruction& inst, uint32_t block);
   uint32_t Slot(uint32_t id) const { return d_.SlotOf(id); }
   uint32_t Comps(uint32_t id) const { return d_.Type(d_.TypeOfId(id)).comps; }
-  uint64_t ConstantValue(uint32_t id, bool* known) const;
-  Status AccessChain(Instruction& inst, Inst* out);
   Error Fail(const std::string& what, uint32_t block) const;
 
   Decoder& d_;
@@ -83,12 +82,6 @@ class FunctionDecoder {
 Error FunctionDecoder::Fail(const std::string& what, uint32_t block) const {
   return d_.Unsupported(what + " in function " + out_.name + ", block %" +
                         std::to_string(out_.blocks[block].id));
-}
-
-uint64_t FunctionDecoder::ConstantValue(uint32_t id, bool* known) const {
-  const auto* c = d_.context().get_constant_mgr()->FindDeclaredConstant(id);
-  *known = c && (c->AsIntConstant() || c->AsNullConstant());
-  return *known ? c->GetZeroExtendedValue() : 0;
 }
 
 Status FunctionDecoder::Run() {
@@ -207,6 +200,14 @@ Status FunctionDecoder::DecodeInst(Instruction& inst, uint32_t block) {
   d.num_ops = static_cast<uint16_t>(out_.operands.size() - d.ops);
   auto& ops = out_.operands;
   auto in = [&](uint32_t i) { return inst.GetSingleWordInOperand(i); };
+  const bool kernel = d_.program().kernel;
+  if (kernel &&
+      ((op == spv::Op::OpBitcast &&
+        (d.kind == ScalarKind::kPointer || d.op_kind == ScalarKind::kPointer)) ||
+       (op == spv::Op::OpLoad && d.kind == ScalarKind::kPointer) ||
+       (op == spv::Op::OpStore && d_.Type(d_.TypeOfId(in(1))).kind == TypeInfo::kPointer))) {
+    d.family = Family::kPointer;  // pointer bitcasts, pointers in memory (as addresses)
+  }
   switch (d.family) {
     case Family::kArith:
       if (op == spv::Op::OpSelect) ops.push_back(Comps(in(0)));
@@ -263,17 +264,20 @@ Status FunctionDecoder::DecodeInst(Instruction& inst, uint32_t block) {
       break;
     }
     case Family::kAccessChain: {
-      Status chained = AccessChain(inst, &d);
+      Status chained = d_.DecodeAccessChain(inst, &out_.operands, &d);
       if (!chained) return Fail(chained.error().message, block);
       break;
     }
     case Family::kLoad:
     case Family::kStore:
     case Family::kAtomic:
-      d.aux = d_.id_layout[in(0)];
+      d.aux = d_.PointerLayout(in(0));
       if (d.aux == kNone) return Fail("pointer %" + std::to_string(in(0)), block);
       if (op == spv::Op::OpLoad && d.kind == ScalarKind::kPointer) {
         return Fail("load of a pointer (variable pointers)", block);
+      }
+      if (d_.HoldsPointer(op == spv::Op::OpStore ? d_.TypeOfId(in(1)) : inst.type_id())) {
+        return Fail("load or store of a struct or array holding pointers", block);
       }
       if (op == spv::Op::OpAtomicStore) {
         const TypeInfo& t = d_.Type(d_.TypeOfId(in(3)));
@@ -282,12 +286,21 @@ Status FunctionDecoder::DecodeInst(Instruction& inst, uint32_t block) {
       }
       break;
     case Family::kCopyMemory:
-      d.aux = d_.id_layout[in(0)];
-      ops.push_back(d_.id_layout[in(1)]);
+      d.aux = d_.PointerLayout(in(0));
+      ops.push_back(d_.PointerLayout(in(1)));
       break;
     case Family::kArrayLength:
-      d.aux = d_.id_layout[in(0)];
+      d.aux = d_.PointerLayout(in(0));
       break;
+    case Family::kPointer: {
+      const TypeInfo& t = d_.Type(inst.type_id());
+      if (op == spv::Op::OpPtrDiff) d.aux = d_.program().layouts[d_.PointerLayout(in(0))].size;
+      if (t.kind == TypeInfo::kPointer) {
+        d.aux = t.storage_class;  // generic casts: the storage class it must point to
+        d_.id_layout[d.id] = d_.LayoutOf(t.pointee);
+      }
+      break;
+    }
     case Family::kCall: {
       auto it = function_index_.find(in(0));
       d.aux = it->second;
@@ -297,7 +310,7 @@ Status FunctionDecoder::DecodeInst(Instruction& inst, uint32_t block) {
         auto* def = d_.context().get_def_use_mgr()->GetDef(in(i));
         if (d_.Type(def->type_id()).kind == TypeInfo::kPointer) {
           auto& param_layout = d_.id_layout[callee.param_ids[i - 1]];
-          const uint32_t arg_layout = d_.id_layout[in(i)];
+          const uint32_t arg_layout = d_.PointerLayout(in(i));
           if (param_layout != kNone && param_layout != arg_layout) {
             return Fail("pointer arguments of different layouts to one parameter", block);
           }
@@ -307,6 +320,17 @@ Status FunctionDecoder::DecodeInst(Instruction& inst, uint32_t block) {
       break;
     }
     case Family::kGlsl:
+      if (in(0) == d_.opencl_import && in(0)) {
+        d.aux = in(1);
+        d.family = OpenClFamily(&d.aux);
+        for (uint32_t i = 2; i < inst.NumInOperands() && i < 2 + 8; ++i) {
+          if (d.comps > 1 && Comps(in(i)) == 1) d.aux |= 1u << (kScalarArgShift + i - 2);
+        }
+        d.ops += 2;
+        d.num_ops -= 2;
+        if (inst.NumInOperands() > 2) ops.push_back(Comps(in(2)));
+        break;
+      }
       if (in(0) != d_.glsl_import) {
         if (d.kind == ScalarKind::kNone) {
           d.family = Family::kNop;  // NonSemantic debug info and the like
@@ -330,13 +354,13 @@ Status FunctionDecoder::DecodeInst(Instruction& inst, uint32_t block) {
       break;
     case Family::kBarrier: {
       bool known = false;
-      d.aux = static_cast<uint32_t>(ConstantValue(in(0), &known));
+      d.aux = static_cast<uint32_t>(d_.ConstantValue(in(0), &known));
       if (!known) return Fail("OpControlBarrier with a non-constant scope", block);
       break;
     }
     case Family::kSubgroup: {
       bool known = false;
-      const auto scope = static_cast<uint32_t>(ConstantValue(in(0), &known));
+      const auto scope = static_cast<uint32_t>(d_.ConstantValue(in(0), &known));
       const bool khr =
           op == spv::Op::OpSubgroupBallotKHR || op == spv::Op::OpSubgroupFirstInvocationKHR ||
           op == spv::Op::OpSubgroupAllKHR || op == spv::Op::OpSubgroupAnyKHR ||
@@ -364,7 +388,7 @@ Status FunctionDecoder::DecodeInst(Instruction& inst, uint32_t block) {
       break;
   }
   if (d.kind == ScalarKind::kPointer && d.family != Family::kAccessChain &&
-      d.family != Family::kVariable && d.family != Family::kCall) {
+      d.family != Family::kVariable && d.family != Family::kCall && d.family != Family::kPointer) {
     // OpCopyObject, OpSelect, OpPhi of pointers keep the layout of their operand.
     for (uint32_t i = 0; i < inst.NumInOperands(); ++i) {
       if (inst.GetInOperand(i).type == SPV_OPERAND_TYPE_ID && d_.id_layout[in(i)] != kNone) {
@@ -373,59 +397,6 @@ Status FunctionDecoder::DecodeInst(Instruction& inst, uint32_t block) {
     }
   }
   out_.insts.push_back(d);
-  return Ok{};
-}
-
-// ops: base slot, step count, then 4 words a step: kind | index width << 8, a, b, c.
-// Kinds: 0 constant byte offset a; 1 index in slot a times stride b, below length
-// c (0: unchecked, a runtime array); 2 descriptor index in slot a below count c.
-Status FunctionDecoder::AccessChain(Instruction& inst, Inst* out) {
-  auto& ops = out_.operands;
-  ops.resize(out->ops);
-  const uint32_t base = inst.GetSingleWordInOperand(0);
-  uint32_t layout = d_.id_layout[base];
-  if (layout == kNone) return d_.Unsupported("access chain base %" + std::to_string(base));
-  ops.push_back(Slot(base));
-  ops.push_back(0);
-  const size_t count_at = ops.size() - 1;
-  auto push = [&](uint32_t kind, uint32_t a, uint32_t b, uint32_t c) {
-    if (kind == 0 && ops.size() > count_at + 1 && ops[ops.size() - 4] == 0) {
-      ops[ops.size() - 3] += a;  // fold into the previous constant step
-      return;
-    }
-    ops.insert(ops.end(), {kind, a, b, c});
-    ++ops[count_at];
-  };
-  for (uint32_t i = 1; i < inst.NumInOperands(); ++i) {
-    const uint32_t index = inst.GetSingleWordInOperand(i);
-    bool known = false;
-    const uint64_t value = ConstantValue(index, &known);  // 64-bit indices too
-    const uint32_t width = d_.Type(d_.TypeOfId(index)).width;
-    const Layout& l = d_.program().layouts[layout];
-    if (l.descriptors) {
-      push(2 | width << 8, Slot(index), 0, l.descriptors);
-      layout = l.element;
-    } else if (!l.member_layout.empty()) {
-      if (!known || value >= l.member_layout.size()) return d_.Unsupported("struct index");
-      push(0, l.member_offset[value], 0, 0);
-      layout = l.member_layout[value];
-    } else if (l.element != kNone) {
-      const uint32_t length = l.runtime ? 0 : l.length;
-      // A constant index folds into the offset only when it is in bounds (a
-      // runtime array: when the offset fits); others are checked at run time.
-      const bool fits = value < (1ull << 31) / std::max(1u, l.stride);
-      if (known && fits && (l.runtime || value < length)) {
-        push(0, static_cast<uint32_t>(value) * l.stride, 0, 0);
-      } else {
-        push(1 | width << 8, Slot(index), l.stride, length);
-      }
-      layout = l.element;
-    } else {
-      return d_.Unsupported("access chain into a scalar");
-    }
-  }
-  out->num_ops = static_cast<uint16_t>(ops.size() - out->ops);
-  d_.id_layout[inst.result_id()] = layout;
   return Ok{};
 }
 
@@ -440,6 +411,9 @@ Status Decoder::DecodeFunctions(uint32_t entry_function) {
     for (auto& name : context_.GetNames(out.id)) {
       out.name = name.second->GetOperand(1).AsString();
       break;
+    }
+    if (f->begin() == f->end()) {
+      return Unsupported("call to function " + out.name + " without a body (a Linkage import)");
     }
     f->ForEachParam([&](Instruction* param) {
       const TypeInfo& t = Type(param->type_id());

@@ -6,7 +6,8 @@
 // module-scope variables: descriptors and push constants become resources
 // (one memory region per descriptor), Workgroup variables share one region per
 // workgroup, Private and Input variables (built-ins) live in each invocation's
-// own region next to its Function variables.
+// own region next to its Function variables. Kernel modules (OpenCL, physical
+// addressing) add UniformConstant data with initializers (one shared region).
 
 #include <set>
 
@@ -55,7 +56,15 @@ bool SupportedCapability(spv::Capability c) {
       spv::Capability::UniformBufferArrayNonUniformIndexing,
       spv::Capability::SampledImageArrayDynamicIndexing,
       spv::Capability::ImageQuery,
-      spv::Capability::StorageImageExtendedFormats};
+      spv::Capability::StorageImageExtendedFormats,
+      // Kernel modules (Linkage: a call to an imported function fails when decoded).
+      spv::Capability::Addresses,
+      spv::Capability::Kernel,
+      spv::Capability::Linkage,
+      spv::Capability::GenericPointer,
+      spv::Capability::Vector16,
+      spv::Capability::Float16Buffer,
+  };
   return kSupported.count(c) > 0;
 }
 
@@ -64,17 +73,19 @@ bool SupportedCapability(spv::Capability c) {
 Status Decoder::DecodeGlobals(uint32_t entry_function) {
   for (const auto& inst : context_.capabilities()) {
     const auto c = static_cast<spv::Capability>(inst.GetSingleWordInOperand(0));
-    if (c == spv::Capability::Kernel || c == spv::Capability::Addresses) {
-      return Unsupported("Kernel module (capability Kernel/Addresses): only Shader modules run");
-    }
     if (!SupportedCapability(c)) {
       return Unsupported(std::string("capability ") + std::to_string(static_cast<uint32_t>(c)));
     }
   }
   const auto* memory_model = context_.module()->GetMemoryModel();
-  if (memory_model &&
-      memory_model->GetSingleWordInOperand(0) != uint32_t(spv::AddressingModel::Logical)) {
-    return Unsupported("addressing model (only Logical)");
+  const auto addressing =
+      static_cast<spv::AddressingModel>(memory_model ? memory_model->GetSingleWordInOperand(0) : 0);
+  if (program_.kernel && addressing != spv::AddressingModel::Physical32 &&
+      addressing != spv::AddressingModel::Physical64) {
+    return Unsupported("addressing model of a Kernel module (only Physical32, Physical64)");
+  }
+  if (!program_.kernel && addressing != spv::AddressingModel::Logical) {
+    return Unsupported("addressing model of a Shader module (only Logical)");
   }
   bool size_from_builtin = program_.local_size != std::array<uint32_t, 3>{1, 1, 1};
   for (const auto& inst : context_.module()->execution_modes()) {
@@ -144,6 +155,19 @@ Status Decoder::DecodeGlobals(uint32_t entry_function) {
         g.offset = program_.workgroup_bytes;
         program_.workgroup_bytes += (program_.layouts[g.layout].size + 15) & ~15u;
         break;
+      case spv::StorageClass::UniformConstant:
+        if (!program_.kernel || pointee.kind == TypeInfo::kOpaque) {
+          g.layout = LayoutOf(pointer.pointee);  // images and samplers
+          break;
+        }
+        // OpenCL program-scope constant data: one region, filled from the initializers.
+        g.layout = LayoutOf(pointer.pointee);
+        g.offset = (program_.constant_bytes + 15) & ~15u;
+        program_.constant_bytes = g.offset + program_.layouts[g.layout].size;
+        break;
+      case spv::StorageClass::CrossWorkgroup:
+        return Unsupported("module-scope CrossWorkgroup variable %" + std::to_string(id) +
+                           " (program-scope global memory)");
       case spv::StorageClass::Private:
       case spv::StorageClass::Input:
       case spv::StorageClass::Output:

@@ -1,15 +1,15 @@
 // Copyright (c) 2026 The spirv-conv authors
 // SPDX-License-Identifier: Apache-2.0
 //
-// GLSL.std.450: the functions compute shaders use. Floats are computed in
-// double and rounded once to their width, so transcendental results may differ
-// from a GPU's in the last bits (device precision is looser than this).
+// GLSL.std.450: the functions compute shaders use (and OpenCL.std's twins of
+// them, opencl_std.cpp). Floats are computed in double and rounded once to
+// their width, so transcendental results may differ from a GPU's in the last
+// bits (device precision is looser than this).
 
 #include <algorithm>
 #include <cmath>
 
-#include "sim/machine.h"
-#include "sim/scalar.h"
+#include "sim/ext_map.h"
 #include "spirv/unified1/GLSL.std.450.h"
 
 namespace spirv_conv {
@@ -17,40 +17,6 @@ namespace sim {
 namespace {
 
 double Clamp(double x, double lo, double hi) { return std::min(std::max(x, lo), hi); }
-
-// fn(args...) per component and lane on floats.
-template <int N, typename Fn>
-void FloatMap(const Exec& e, Fn fn) {
-  const uint32_t w = e.inst.width;
-  for (uint32_t c = 0; c < e.inst.comps; ++c) {
-    const uint64_t* a[3] = {};
-    for (int i = 0; i < N; ++i) a[i] = e.R(e.Op(i) + c);
-    uint64_t* d = e.R(e.inst.result + c);
-    ForEachLane(e.lanes, [&](uint32_t l) {
-      double x[3] = {};
-      for (int i = 0; i < N; ++i) x[i] = ToDouble(a[i][l], w);
-      d[l] = FromDouble(fn(x[0], x[1], x[2]), w);
-    });
-  }
-}
-
-// fn(args...) per component and lane on integers, sign-extended when |is_signed|.
-template <int N, typename Fn>
-void IntMap(const Exec& e, bool is_signed, Fn fn) {
-  const uint32_t w = e.inst.op_width ? e.inst.op_width : e.inst.width;
-  for (uint32_t c = 0; c < e.inst.comps; ++c) {
-    const uint64_t* a[3] = {};
-    for (int i = 0; i < N; ++i) a[i] = e.R(e.Op(i) + c);
-    uint64_t* d = e.R(e.inst.result + c);
-    ForEachLane(e.lanes, [&](uint32_t l) {
-      int64_t x[3] = {};
-      for (int i = 0; i < N; ++i) {
-        x[i] = is_signed ? SignExtend(a[i][l], w) : static_cast<int64_t>(a[i][l]);
-      }
-      d[l] = static_cast<uint64_t>(fn(x[0], x[1], x[2])) & WidthMask(e.inst.width);
-    });
-  }
-}
 
 // Reads vector operand |i| (|n| components) of lane |l| as doubles.
 void Vec(const Exec& e, uint32_t i, uint32_t n, uint32_t l, double* out) {
@@ -169,7 +135,8 @@ bool Geometric(const Exec& e, uint32_t op) {
 }  // namespace
 
 bool ExecGlsl(const Exec& e) {
-  const uint32_t op = e.inst.aux;
+  if (e.inst.family == Family::kOpenCL) return ExecOpenCL(e);
+  const uint32_t op = e.inst.aux & kExtOpMask;
   switch (op) {
     case GLSLstd450Round:
       FloatMap<1>(e, [](double x, double, double) { return std::round(x); });
@@ -291,8 +258,8 @@ bool ExecGlsl(const Exec& e) {
       return true;
     case GLSLstd450Ldexp:
       for (uint32_t c = 0; c < e.inst.comps; ++c) {
-        const uint64_t* x = e.R(e.Op(0) + c);
-        const uint64_t* ex = e.R(e.Op(1) + c);
+        const uint64_t* x = e.R(ArgSlot(e, 0, c));
+        const uint64_t* ex = e.R(ArgSlot(e, 1, c));
         uint64_t* d = e.R(e.inst.result + c);
         ForEachLane(e.lanes, [&](uint32_t l) {
           const int exponent = static_cast<int>(SignExtend(ex[l], 32));

@@ -36,6 +36,11 @@ constexpr uint64_t kOffsetMask = (1ull << kRegionShift) - 1;
 inline uint64_t MakePointer(uint64_t region, uint64_t offset) {
   return region << kRegionShift | offset;
 }
+// The null pointer of Kernel modules (OpConstantNull, OpConvertUToPtr of 0): no region.
+constexpr uint64_t kNullRegion = (1ull << (64 - kRegionShift)) - 1;
+constexpr uint64_t kNullPointer = kNullRegion << kRegionShift;
+// Region 1 holds the UniformConstant variables of Kernel modules (empty otherwise).
+constexpr uint32_t kConstantRegion = 1;
 
 struct Region {
   uint8_t* data = nullptr;
@@ -91,12 +96,13 @@ class Machine {
   const RunOptions options;
   const uint32_t lanes_per_subgroup;
 
-  std::vector<Region> regions;  // [0] workgroup memory, then descriptors, then invocations
+  std::vector<Region> regions;  // [0] workgroup memory, [1] constants, descriptors, invocations
   uint32_t invocation_region_base = 0;
   std::vector<uint32_t> resource_region;      // first region of each resource
   std::vector<std::vector<uint8_t>> buffers;  // the descriptors' bytes
-  std::vector<uint8_t> workgroup_memory, invocation_memory;
-  std::vector<uint64_t> barrier_count;  // per invocation of the workgroup
+  std::vector<uint8_t> workgroup_memory, invocation_memory, constant_memory;
+  std::vector<uint64_t> region_address;  // physical addressing: each region's integer address
+  std::vector<uint64_t> barrier_count;   // per invocation of the workgroup
   std::array<uint32_t, 3> workgroup_id{0, 0, 0};
   std::mt19937_64 rng;
 
@@ -142,7 +148,21 @@ bool ExecMemory(const Exec& e);  // variables, loads, stores, access chains, cop
 bool ExecAtomic(const Exec& e);
 bool ExecGlsl(const Exec& e);
 bool ExecGlslParts(const Exec& e);  // Determinant, MatrixInverse, Modf*, Frexp*
+bool ExecOpenCL(const Exec& e);     // opencl_std.cpp
+bool ExecPointer(const Exec& e);    // physical_pointers.cpp
 bool ExecSubgroup(const Exec& e);
+
+// physical_pointers.cpp: the integer address of every region (Machine::region_address).
+bool AssignAddresses(Machine& m);
+// kernel_args.cpp: a Kernel's parameters in |sg|'s registers (and byval copies in its
+// invocations' memory); the first subgroup also zero-fills the local-memory arguments.
+void SetKernelArguments(Machine& m, Subgroup& sg);
+// The bytes of a resource's region: |given| (null: the inputs lack it) or |fixed_size|
+// zeros; kernel arguments as docs/simulator.md says ("Kernel modules").
+std::vector<uint8_t> InitialBytes(const Resource& res, const std::vector<uint8_t>* given,
+                                  uint32_t fixed_size);
+// The UniformConstant variables' initial values in the constant region.
+void FillConstantMemory(Machine& m);
 
 // memory.cpp: loads and stores of a whole layout at a pointer, bounds-checked.
 bool LoadValue(const Exec& e, uint32_t layout, uint64_t pointer, uint32_t lane, uint64_t* dst,

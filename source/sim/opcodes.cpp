@@ -14,6 +14,8 @@ Family FamilyOf(spv::Op op) {
     case Op::OpSource:
     case Op::OpName:
     case Op::OpModuleProcessed:
+    case Op::OpLifetimeStart:
+    case Op::OpLifetimeStop:
       return Family::kNop;
     case Op::OpSNegate:
     case Op::OpFNegate:
@@ -116,7 +118,18 @@ Family FamilyOf(spv::Op op) {
       return Family::kStore;
     case Op::OpAccessChain:
     case Op::OpInBoundsAccessChain:
+    case Op::OpPtrAccessChain:
+    case Op::OpInBoundsPtrAccessChain:
       return Family::kAccessChain;
+    case Op::OpConvertPtrToU:
+    case Op::OpConvertUToPtr:
+    case Op::OpPtrCastToGeneric:
+    case Op::OpGenericCastToPtr:
+    case Op::OpGenericCastToPtrExplicit:
+    case Op::OpPtrEqual:
+    case Op::OpPtrNotEqual:
+    case Op::OpPtrDiff:
+      return Family::kPointer;
     case Op::OpCopyMemory:
       return Family::kCopyMemory;
     case Op::OpArrayLength:

@@ -14,6 +14,10 @@ namespace sim {
 
 Family FamilyOf(spv::Op op);
 
+// An OpenCL.std instruction (|*op|): kGlsl with |*op| replaced by its GLSL.std.450
+// twin where the semantics are the same, else kOpenCL (opencl_std.cpp).
+Family OpenClFamily(uint32_t* op);
+
 }  // namespace sim
 }  // namespace spirv_conv
 

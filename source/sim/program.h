@@ -66,6 +66,7 @@ struct Layout {
   std::vector<uint32_t> comp_offset;    // per flattened component
   std::vector<uint8_t> comp_bytes;      // per flattened component
   uint32_t descriptors = 0;             // >0: an array of that many descriptors (regions)
+  uint32_t align = 1;                   // Kernel modules: OpenCL's natural alignment
 };
 
 // Which code executes an instruction.
@@ -83,6 +84,8 @@ enum class Family : uint8_t {
   kArrayLength,
   kAtomic,
   kGlsl,
+  kOpenCL,   // OpenCL.std instructions without a GLSL.std.450 twin (those decode as kGlsl)
+  kPointer,  // physical pointers: OpConvertPtrToU/UToPtr, generic casts, bitcasts, OpPtrEqual...
   kSubgroup,
   kBarrier,
   kBranch,
@@ -156,14 +159,26 @@ struct Global {
   uint32_t builtin = kNone;
 };
 
+// What a Kernel entry point's parameter is (kernel_args.cpp); parameter i is set 0, binding i.
+enum class KernelArgument : uint8_t {
+  kNone,      // a descriptor or the push constants
+  kGlobal,    // a CrossWorkgroup pointer: a region holding the buffer (read back)
+  kConstant,  // a UniformConstant pointer: a region holding the buffer (not read back)
+  kLocal,     // a Workgroup pointer: a zero-filled region per workgroup, as long as the buffer
+  kByval,     // a Function pointer (byval aggregate): a copy in each invocation's memory
+  kValue,     // a scalar, vector or struct: its value from the buffer's bytes
+};
+
 // A descriptor binding or the push-constant block the module declares.
 struct Resource {
   uint32_t set = 0, binding = 0;
   uint32_t count = 1;  // descriptor array size (0: runtime array, taken from the inputs)
   bool push_constant = false;
   bool storage = false;     // StorageBuffer / BufferBlock (results are read back)
-  uint32_t layout = kNone;  // of one block
-  uint32_t variable = 0;
+  uint32_t layout = kNone;  // of one block (kernel pointers: of the pointee)
+  uint32_t variable = 0;    // the variable, or the kernel's OpFunctionParameter
+  KernelArgument argument = KernelArgument::kNone;
+  uint32_t offset = 0;  // kByval: where the copy lies in each invocation's memory
 };
 
 class Program {
@@ -179,9 +194,12 @@ class Program {
   std::vector<std::pair<uint32_t, uint64_t>> constants;  // slot, value (the same in every lane)
   uint32_t invocation_bytes = 0;  // Private, Input and Function variables of one invocation
   uint32_t workgroup_bytes = 0;
+  uint32_t constant_bytes = 0;  // Kernel modules: UniformConstant variables (region 1)
   std::array<uint32_t, 3> local_size{1, 1, 1};
   uint32_t num_blocks = 0;             // over all functions
   bool maximal_reconvergence = false;  // the module declares MaximallyReconvergesKHR
+  bool kernel = false;                 // a Kernel entry point (OpenCL)
+  uint32_t address_bits = 0;           // Physical32/64: 32 or 64 (size_t); Logical: 0
 };
 
 }  // namespace sim

@@ -35,7 +35,7 @@ class Scheduler {
   // Divergent or not: lanes grouped by the target they branch to.
   Flow Diverge(Subgroup& sg, Tangle& t, std::vector<std::pair<uint32_t, LaneMask>>& groups);
   // Every lane of |t| takes the same case of an OpSwitch.
-  Flow UniformSwitch(Subgroup& sg, Tangle& t, uint32_t target);
+  Flow UniformSelection(Subgroup& sg, Tangle& t, uint32_t target);
   Flow Call(Subgroup& sg, Tangle& t, const Inst& inst);
   Flow Return(Subgroup& sg, Tangle& t, const Function& f, const Inst& inst);
   // Lanes of |t| arrive at record |r|'s merge (or continue target), escaping

@@ -81,28 +81,34 @@ Expected<std::shared_ptr<const Program>> Compile(spvtools::opt::IRContext& conte
     const std::string ep_name = ep.GetOperand(2).AsString();
     if (!entry.empty() && ep_name != entry) continue;
     const auto model = static_cast<spv::ExecutionModel>(ep.GetSingleWordInOperand(0));
-    if (model == spv::ExecutionModel::Kernel) {
-      return decoder.Unsupported("execution model Kernel (OpenCL kernels do not run)");
-    }
-    if (model != spv::ExecutionModel::GLCompute) continue;
+    if (model != spv::ExecutionModel::GLCompute && model != spv::ExecutionModel::Kernel) continue;
     if (entry_function) {
       return MakeError(ExitCode::kBadInput, name,
-                       "several GLCompute entry points: choose one with --entry");
+                       "several GLCompute or Kernel entry points: choose one with --entry");
     }
     entry_function = ep.GetSingleWordInOperand(1);
     program->entry = ep_name;
+    program->kernel = model == spv::ExecutionModel::Kernel;
   }
   if (!entry_function) {
     return MakeError(ExitCode::kBadInput, name,
-                     entry.empty() ? "no GLCompute entry point"
-                                   : "no GLCompute entry point named '" + entry + "'");
+                     entry.empty() ? "no GLCompute or Kernel entry point"
+                                   : "no GLCompute or Kernel entry point named '" + entry + "'");
+  }
+  if (const auto* memory_model = context.module()->GetMemoryModel()) {
+    const uint32_t addressing = memory_model->GetSingleWordInOperand(0);
+    if (addressing == uint32_t(spv::AddressingModel::Physical32)) program->address_bits = 32;
+    if (addressing == uint32_t(spv::AddressingModel::Physical64)) program->address_bits = 64;
   }
   for (const auto& inst : context.module()->ext_inst_imports()) {
-    if (inst.GetInOperand(0).AsString() == "GLSL.std.450") decoder.glsl_import = inst.result_id();
+    const std::string set = inst.GetInOperand(0).AsString();
+    if (set == "GLSL.std.450") decoder.glsl_import = inst.result_id();
+    if (set == "OpenCL.std") decoder.opencl_import = inst.result_id();
   }
   Status decoded = decoder.DecodeTypes();
   if (decoded) decoded = decoder.DecodeConstants();
   if (decoded) decoded = decoder.DecodeGlobals(entry_function);
+  if (decoded && program->kernel) decoded = decoder.DecodeKernelArguments(entry_function);
   if (decoded) decoded = decoder.DecodeFunctions(entry_function);
   if (!decoded) return decoded.error();
   return std::shared_ptr<const Program>(std::move(program));
@@ -112,7 +118,16 @@ std::vector<ResourceInfo> Resources(const Program& program) {
   std::vector<ResourceInfo> out;
   for (const Resource& r : program.resources) {
     const Layout& l = program.layouts[r.layout];
-    out.push_back({r.set, r.binding, r.count, r.push_constant, r.storage, l.size, l.runtime});
+    ResourceInfo info{r.set, r.binding, r.count, r.push_constant, r.storage, l.size, l.runtime};
+    if (r.argument != KernelArgument::kNone) {
+      info.kernel_argument = true;
+      info.local_memory = r.argument == KernelArgument::kLocal;
+      if (r.argument != KernelArgument::kValue && r.argument != KernelArgument::kByval) {
+        info.size = 0;  // a pointer: as many bytes as the buffer given
+        info.runtime_array = true;
+      }
+    }
+    out.push_back(info);
   }
   return out;
 }
@@ -134,9 +149,12 @@ Expected<RunResult> Run(const Program& p, const std::vector<Buffer>& inputs,
                      "workgroup size must be in [1, 65536] invocations");
   }
   Machine m(p, options);
-  // Regions: workgroup memory, every descriptor, then one per invocation.
+  // Regions: workgroup memory, constant memory, every descriptor (and kernel argument),
+  // then one per invocation.
   m.workgroup_memory.assign(p.workgroup_bytes, 0);
   m.regions.push_back({m.workgroup_memory.data(), p.workgroup_bytes, "workgroup memory"});
+  m.constant_memory.assign(p.constant_bytes, 0);
+  m.regions.push_back({m.constant_memory.data(), p.constant_bytes, "constant memory"});
   struct Placed {
     uint32_t resource, element;
   };
@@ -167,7 +185,7 @@ Expected<RunResult> Run(const Program& p, const std::vector<Buffer>& inputs,
       if (match) given = &b;
     }
     std::vector<uint8_t> bytes =
-        given ? given->bytes : std::vector<uint8_t>(p.layouts[res.layout].size, 0);
+        InitialBytes(res, given ? &given->bytes : nullptr, p.layouts[res.layout].size);
     m.buffers.push_back(std::move(bytes));
     if (at.element == 0) m.resource_region[at.resource] = static_cast<uint32_t>(m.regions.size());
     const std::string name = res.push_constant ? std::string("push constants")
@@ -182,6 +200,8 @@ Expected<RunResult> Run(const Program& p, const std::vector<Buffer>& inputs,
     m.regions.push_back({m.invocation_memory.data() + i * p.invocation_bytes, p.invocation_bytes,
                          "the private memory of invocation " + std::to_string(i)});
   }
+  FillConstantMemory(m);
+  if (p.address_bits && !AssignAddresses(m)) return *m.error;
   Workgroup workgroup(m);
   for (uint32_t z = 0; z < options.workgroups[2]; ++z) {
     for (uint32_t y = 0; y < options.workgroups[1]; ++y) {

@@ -7,7 +7,9 @@
 // OpCompositeExtract a contiguous run. Layouts give every component its byte
 // offset: explicit ones (Offset, ArrayStride, MatrixStride, RowMajor) where the
 // module decorates them, a packed natural layout elsewhere (Function, Private
-// and Workgroup memory, whose bytes nobody outside the simulator sees).
+// and Workgroup memory, whose bytes nobody outside the simulator sees). Kernel
+// modules use OpenCL's natural layout: a scalar or vector aligned to its size
+// (a 3-vector padded to 4), struct members at their alignment.
 
 #include <algorithm>
 
@@ -159,8 +161,12 @@ uint32_t Decoder::LayoutOf(uint32_t type, uint32_t matrix_stride, bool row_major
     case TypeInfo::kInt:
     case TypeInfo::kFloat:
     case TypeInfo::kPointer: {
-      const uint8_t bytes = t.kind == TypeInfo::kBool ? 4 : static_cast<uint8_t>(t.width / 8);
+      uint8_t bytes = t.kind == TypeInfo::kBool ? 4 : static_cast<uint8_t>(t.width / 8);
+      if (t.kind == TypeInfo::kPointer && program_.address_bits) {
+        bytes = static_cast<uint8_t>(program_.address_bits / 8);
+      }
       l.size = bytes;
+      l.align = bytes;
       l.comp_offset = {0};
       l.comp_bytes = {bytes};
       break;
@@ -174,6 +180,11 @@ uint32_t Decoder::LayoutOf(uint32_t type, uint32_t matrix_stride, bool row_major
       l.stride = matrix_stride ? matrix_stride : s.size;
       for (uint32_t i = 0; i < t.length; ++i) append(program_.layouts[scalar], i * l.stride);
       l.size = (t.length - 1) * l.stride + program_.layouts[scalar].size;
+      l.align = s.size;
+      if (program_.kernel) {  // OpenCL: a vector is aligned to its size, a 3-vector as a 4-vector
+        l.size = (t.length == 3 ? 4 : t.length) * s.size;
+        l.align = l.size;
+      }
       break;
     }
     case TypeInfo::kMatrix: {
@@ -198,19 +209,29 @@ uint32_t Decoder::LayoutOf(uint32_t type, uint32_t matrix_stride, bool row_major
       l.stride = stride;
       l.length = t.length;
       l.runtime = t.kind == TypeInfo::kRuntimeArray;
+      l.align = program_.layouts[l.element].align;
       for (uint32_t i = 0; i < t.length; ++i) append(program_.layouts[l.element], i * stride);
       l.size = t.length * stride;
       break;
     }
     case TypeInfo::kStruct: {
       uint32_t next = 0;
+      // OpenCL's natural layout: members at their alignment, the size a multiple of the
+      // largest (CPacked: neither).
+      const bool natural =
+          program_.kernel && !decorations.Has(type, uint32_t(spv::Decoration::CPacked));
       for (uint32_t m = 0; m < t.members.size(); ++m) {
-        uint32_t offset = next, mstride = 0;
-        decorations.MemberHas(type, m, uint32_t(spv::Decoration::Offset), &offset);
+        uint32_t mstride = 0;
         decorations.MemberHas(type, m, uint32_t(spv::Decoration::MatrixStride), &mstride);
         const bool rm = decorations.MemberHas(type, m, uint32_t(spv::Decoration::RowMajor));
         const uint32_t member = LayoutOf(t.members[m], mstride, rm);
         const Layout& ml = program_.layouts[member];
+        if (natural) {
+          l.align = std::max(l.align, ml.align);
+          next = (next + ml.align - 1) / ml.align * ml.align;
+        }
+        uint32_t offset = next;
+        decorations.MemberHas(type, m, uint32_t(spv::Decoration::Offset), &offset);
         l.member_offset.push_back(offset);
         l.member_layout.push_back(member);
         append(ml, offset);
@@ -218,6 +239,7 @@ uint32_t Decoder::LayoutOf(uint32_t type, uint32_t matrix_stride, bool row_major
         next = offset + ml.size;
         l.size = std::max(l.size, next);
       }
+      if (natural) l.size = (l.size + l.align - 1) / l.align * l.align;
       break;
     }
     default:

@@ -24,36 +24,60 @@ std::string Position(const Machine& m, const Tangle& t) {
   return "function " + f.name + ", block %" + std::to_string(f.blocks[t.block].id);
 }
 
-// The value of built-in |builtin| for lane |lane| of |sg|, as 32-bit components.
+// The value of built-in |builtin| for lane |lane| of |sg|, one integer per component
+// (stored at the declared width: 32 or 64 bits, size_t in Kernel modules).
 bool BuiltinValue(const Machine& m, const Subgroup& sg, uint32_t lane, uint32_t builtin,
-                  std::vector<uint32_t>* out) {
+                  std::vector<uint64_t>* out) {
   const auto& size = m.program.local_size;
   const uint32_t count = size[0] * size[1] * size[2];
   const uint32_t index = sg.first_invocation + lane;
-  const uint32_t local[3] = {index % size[0], (index / size[0]) % size[1],
+  const uint64_t local[3] = {index % size[0], (index / size[0]) % size[1],
                              index / (size[0] * size[1])};
   const uint32_t s = m.lanes_per_subgroup;
+  const auto& groups = m.options.workgroups;
+  uint64_t global[3], global_size[3];
+  for (int i = 0; i < 3; ++i) {
+    global[i] = static_cast<uint64_t>(m.workgroup_id[i]) * size[i] + local[i];
+    global_size[i] = static_cast<uint64_t>(groups[i]) * size[i];
+  }
   auto mask = [&](auto keep) {
     LaneMask bits;
     for (uint32_t l = 0; l < s; ++l) {
       if (keep(l)) bits.Set(l);
     }
-    *out = {static_cast<uint32_t>(bits.word[0]), static_cast<uint32_t>(bits.word[0] >> 32),
-            static_cast<uint32_t>(bits.word[1]), static_cast<uint32_t>(bits.word[1] >> 32)};
+    *out = {bits.word[0] & 0xFFFFFFFFu, bits.word[0] >> 32, bits.word[1] & 0xFFFFFFFFu,
+            bits.word[1] >> 32};
   };
   switch (static_cast<spv::BuiltIn>(builtin)) {
     case spv::BuiltIn::LocalInvocationId:
       *out = {local[0], local[1], local[2]};
       break;
     case spv::BuiltIn::GlobalInvocationId:
-      *out = {m.workgroup_id[0] * size[0] + local[0], m.workgroup_id[1] * size[1] + local[1],
-              m.workgroup_id[2] * size[2] + local[2]};
+      *out = {global[0], global[1], global[2]};
+      break;
+    case spv::BuiltIn::GlobalSize:
+      *out = {global_size[0], global_size[1], global_size[2]};
+      break;
+    case spv::BuiltIn::GlobalOffset:
+      *out = {0, 0, 0};
+      break;
+    case spv::BuiltIn::GlobalLinearId:
+      *out = {(global[2] * global_size[1] + global[1]) * global_size[0] + global[0]};
+      break;
+    case spv::BuiltIn::EnqueuedWorkgroupSize:
+      *out = {size[0], size[1], size[2]};
+      break;
+    case spv::BuiltIn::SubgroupMaxSize:
+      *out = {s};
+      break;
+    case spv::BuiltIn::NumEnqueuedSubgroups:
+      *out = {(count + s - 1) / s};
       break;
     case spv::BuiltIn::WorkgroupId:
       *out = {m.workgroup_id[0], m.workgroup_id[1], m.workgroup_id[2]};
       break;
     case spv::BuiltIn::NumWorkgroups:
-      *out = {m.options.workgroups[0], m.options.workgroups[1], m.options.workgroups[2]};
+      *out = {groups[0], groups[1], groups[2]};
       break;
     case spv::BuiltIn::WorkgroupSize:
       *out = {size[0], size[1], size[2]};
@@ -61,8 +85,9 @@ bool BuiltinValue(const Machine& m, const Subgroup& sg, uint32_t lane, uint32_t 
     case spv::BuiltIn::LocalInvocationIndex:
       *out = {index};
       break;
-    case spv::BuiltIn::SubgroupSize:
-      *out = {s};
+    case spv::BuiltIn::SubgroupSize:  // OpenCL: the lanes of this subgroup (the last may be
+                                      // partial)
+      *out = {m.program.kernel ? sg.lanes.Count() : s};
       break;
     case spv::BuiltIn::SubgroupLocalInvocationId:
       *out = {lane};
@@ -124,6 +149,8 @@ bool Workgroup::Setup() {
       for (uint32_t lane = 0; lane < s; ++lane) {
         if (g.resource != kNone) {
           reg[lane] = MakePointer(m_.resource_region[g.resource], 0);
+        } else if (storage == spv::StorageClass::UniformConstant && p.kernel) {
+          reg[lane] = MakePointer(kConstantRegion, g.offset);
         } else if (storage == spv::StorageClass::Workgroup) {
           reg[lane] = MakePointer(0, g.offset);
         } else {
@@ -140,15 +167,14 @@ bool Workgroup::Setup() {
         for (uint32_t lane = 0; lane < sg.lanes.Count(); ++lane) {
           uint8_t* bytes = m_.regions[reg[lane] >> kRegionShift].data + g.offset;
           if (g.builtin != kNone) {
-            std::vector<uint32_t> value;
+            std::vector<uint64_t> value;
             if (!BuiltinValue(m_, sg, lane, g.builtin, &value) ||
                 value.size() != l.comp_offset.size()) {
               return m_.Fail(ExitCode::kBadInput, p.name + ": simulator: unsupported built-in " +
                                                       std::to_string(g.builtin));
             }
             for (size_t c = 0; c < value.size(); ++c) {
-              std::memcpy(bytes + l.comp_offset[c], &value[c],
-                          std::min<size_t>(4, l.comp_bytes[c]));
+              std::memcpy(bytes + l.comp_offset[c], &value[c], l.comp_bytes[c]);
             }
           } else if (g.initializer != kNone) {
             for (size_t c = 0; c < l.comp_offset.size(); ++c) {
@@ -165,6 +191,7 @@ bool Workgroup::Setup() {
         }
       }
     }
+    if (p.kernel) SetKernelArguments(m_, sg);
     scheduler_.Start(sg);
   }
   return true;

@@ -66,6 +66,7 @@ Command AddOptCommand(CLI::App& app) {
     bool strict = false;
     bool no_pass_isolation = false;
     bool structurize = false;
+    bool reconverge = false;
   };
   auto flags = std::make_shared<Flags>();
   CLI::App* command = app.add_subcommand(
@@ -92,6 +93,12 @@ Command AddOptCommand(CLI::App& app) {
                  "Rebuild arbitrary control flow (missing or wrong merge instructions, "
                  "multi-level breaks, multi-exit loops, irreducible cycles) as structured "
                  "constructs; input may break spirv-val's structured control-flow rules")
+      ->group(kControlFlow);
+  command
+      ->add_flag("--reconverge", flags->reconverge,
+                 "Predicated reconvergence, then --structurize: returns in divergent control flow "
+                 "share one exit block, and code that the exits and joins of divergent branches "
+                 "share runs once, with all the invocations that reach it")
       ->group(kControlFlow);
 
   // spirv-opt's passes under the motion guard (docs/motion.md). They run
@@ -186,6 +193,7 @@ Command AddOptCommand(CLI::App& app) {
     pipeline.validator = flags->input.validator;
     pipeline.skip_input_validation = flags->skip_validation;
     pipeline.structurize = flags->structurize;
+    pipeline.reconverge = flags->reconverge;
     pipeline.nonuniform.uniformity.assume_no_concurrent_writes = flags->no_concurrent_writes;
     if (flags->lower_nonuniform) {
       Expected<DeviceProfile> device = LoadDeviceProfile(flags->device);

@@ -185,10 +185,10 @@ Command AddRunCommand(CLI::App& app) {
   auto flags = std::make_shared<RunFlags>();
   CLI::App* command = app.add_subcommand(
       "run",
-      "Run a GLCompute shader in the SIMT simulator (docs/simulator.md) and print the storage "
-      "buffers as vk_runner's result JSON. Exits 1 on a fault of the shader (out-of-bounds "
-      "access, divergent barrier, OpUnreachable, deadlock, instruction limit), 2 on bad input or "
-      "an unsupported instruction.");
+      "Run a GLCompute shader or an OpenCL Kernel in the SIMT simulator (docs/simulator.md) and "
+      "print the storage buffers as vk_runner's result JSON. Exits 1 on a fault of the shader "
+      "(out-of-bounds access, divergent barrier, OpUnreachable, deadlock, instruction limit), 2 "
+      "on bad input or an unsupported instruction.");
   command->add_option("FILE", flags->file,
                       "Input: SPIR-V binary or assembly, GLSL (optional with --job)");
   command->add_option("-o", flags->output, "Result JSON (default: - for stdout)");
@@ -205,10 +205,12 @@ Command AddRunCommand(CLI::App& app) {
   command->add_option("--max-instructions", flags->max_instructions,
                       "Fail after this many issued instructions (default 2^32)");
   command->add_option("--entry", flags->entry,
-                      "Entry point name (default: the only GLCompute one)");
+                      "Entry point name (default: the only GLCompute or Kernel one)");
   command->add_option("--buffer", flags->buffers,
                       "SET:BINDING[ELEMENT]=FILE: a buffer's contents, raw bytes or a .json "
-                      "{\"u32\"|\"i32\"|\"f32\": [...], \"size\": N}");
+                      "{\"u32\"|\"i32\"|\"f32\": [...], \"size\": N}. A Kernel's parameter i "
+                      "is 0:i: a global pointer's buffer (dumped like a storage buffer), a local "
+                      "pointer's size in bytes, a value's little-endian bytes");
   command->add_option("--push-constants", flags->push_constants,
                       "Push constants: raw bytes or .json");
   command->add_option("--dump", flags->dumps,

@@ -18,6 +18,10 @@ namespace {
 // default): a conditional branch for two, a switch for more.
 void AddDispatch(BlockGraph* graph, uint32_t node, uint32_t selector,
                  const std::vector<uint32_t>& targets) {
+  if (targets.empty()) {  // a loop left only by returning: its merge is unreachable
+    graph->Add(node, spv::Op::OpUnreachable, 0, 0, {});
+    return;
+  }
   if (targets.size() == 1) return graph->AddBranch(node, targets[0]);
   const uint32_t value = graph->TakeId();
   graph->Add(node, spv::Op::OpLoad, graph->UintType(), value, {selector});
@@ -82,7 +86,7 @@ std::set<uint32_t> ExitTargets(const BlockGraph& graph, const std::set<uint32_t>
 
 }  // namespace
 
-uint32_t MakeReducible(BlockGraph* graph, uint32_t selector) {
+uint32_t MakeReducible(BlockGraph* graph) {
   for (uint32_t fixed = 0;; ++fixed) {
     CycleInfo cycles(graph->ToCfg());
     const Cycle* irreducible = nullptr;
@@ -95,12 +99,13 @@ uint32_t MakeReducible(BlockGraph* graph, uint32_t selector) {
     if (irreducible == nullptr) return fixed;
     const std::set<uint32_t> entries(irreducible->entries().begin(), irreducible->entries().end());
     const uint32_t dispatch = graph->NewBlock();
+    const uint32_t selector = graph->NewVariable(graph->UintType());
     Redirect(graph, selector, entries, nullptr, dispatch, true);
     AddDispatch(graph, dispatch, selector, irreducible->entries());
   }
 }
 
-LoopForest ShapeLoops(BlockGraph* graph, uint32_t selector) {
+LoopForest ShapeLoops(BlockGraph* graph) {
   // Shaped loops by header; |own| is a loop's blocks plus its exit block,
   // which its parent must count as its own.
   std::map<uint32_t, ShapedLoop> shaped;
@@ -165,6 +170,7 @@ LoopForest ShapeLoops(BlockGraph* graph, uint32_t selector) {
     }
     if (merge == BlockGraph::kNone) {
       merge = graph->NewBlock();
+      const uint32_t selector = exits.size() > 1 ? graph->NewVariable(graph->UintType()) : 0;
       std::vector<uint32_t> targets(exits.begin(), exits.end());
       for (uint32_t e : Redirect(graph, selector, exits, &body, merge, exits.size() > 1))
         body.insert(e);
@@ -188,7 +194,7 @@ LoopForest ShapeLoops(BlockGraph* graph, uint32_t selector) {
       continue_target = graph->NewBlock();
       const std::set<uint32_t> header_set{header};
       const std::set<uint32_t> latch_set(latches.begin(), latches.end());
-      Redirect(graph, selector, header_set, &latch_set, continue_target, false);
+      Redirect(graph, 0, header_set, &latch_set, continue_target, false);
       graph->AddBranch(continue_target, header);
       body.insert(continue_target);
     }
@@ -215,7 +221,7 @@ LoopForest ShapeLoops(BlockGraph* graph, uint32_t selector) {
           predecessors.insert(n);
         }
       }
-      Redirect(graph, selector, {header}, &predecessors, new_header, false);
+      Redirect(graph, 0, {header}, &predecessors, new_header, false);
       graph->AddBranch(new_header, header);
       header = new_header;
       body.insert(header);

@@ -45,12 +45,13 @@ struct LoopForest {
   std::vector<int> innermost;  // per node: the innermost loop's index, or -1
 };
 
-// |selector| is a Function variable of uint type used for the dispatch.
-// Returns the number of irreducible cycles it gave a header.
-uint32_t MakeReducible(BlockGraph* graph, uint32_t selector);
+// Each dispatch block reads a Function variable of its own, which every edge
+// into it sets. Returns the number of irreducible cycles given a header.
+uint32_t MakeReducible(BlockGraph* graph);
 
-// Shapes every loop of the (reducible) |graph|; |selector| as above.
-LoopForest ShapeLoops(BlockGraph* graph, uint32_t selector);
+// Shapes every loop of the (reducible) |graph|; dispatching exit blocks
+// have a variable of their own as above.
+LoopForest ShapeLoops(BlockGraph* graph);
 
 }  // namespace structurize
 }  // namespace spirv_conv

@@ -1,0 +1,52 @@
+// Copyright (c) 2026 The spirv-conv authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// reconverge: predicated reconvergence (docs/structurize.md#reconverge). The
+// invocations that diverged at a branch and leave through different exits
+// execute the code those exits share once, together, instead of once per
+// exit:
+//   - a function whose returns lie in divergent control flow gets one exit
+//     block that every return branches to (the seed-001 `multi_exit` kernel:
+//     both early exits merged into one `early_exit` block). The structurizer
+//     then routes the early returns through guards (the predicate) to it, so
+//     the returning invocations wait there for each other;
+//   - at that exit block, and at every join of a divergent branch, the
+//     instructions that all predecessors end with alike (a store of a
+//     different value, the same arithmetic) are sunk into the join, with
+//     phis for the operands that differ.
+// Convergent and co-convergent instructions (derivatives, barriers, subgroup
+// operations), calls and atomics never move, and neither does anything
+// whose differing operands would need a phi of a pointer or opaque value.
+// The pass runs before --structurize (which it implies in spirv-conv opt).
+
+#ifndef INCLUDE_SPIRV_CONV_RECONVERGE_PASS_H_
+#define INCLUDE_SPIRV_CONV_RECONVERGE_PASS_H_
+
+#include <cstdint>
+#include <string>
+
+#include "source/opt/pass.h"
+
+namespace spirv_conv {
+
+struct ReconvergeStats {
+  uint32_t unified_exits = 0;  // functions whose returns now share one block
+  uint32_t sunk = 0;           // instructions sunk into joins
+};
+
+class ReconvergePass : public spvtools::opt::Pass {
+ public:
+  const char* name() const override { return "reconverge"; }
+  const std::string& error() const { return error_; }
+  const ReconvergeStats& stats() const { return stats_; }
+
+ private:
+  Status Process() override;
+
+  std::string error_;
+  ReconvergeStats stats_;
+};
+
+}  // namespace spirv_conv
+
+#endif  // INCLUDE_SPIRV_CONV_RECONVERGE_PASS_H_

@@ -1,0 +1,335 @@
+// Copyright (c) 2026 The spirv-conv authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// reconverge (include/spirv_conv/reconverge_pass.h): one exit block for
+// functions with returns in divergent control flow, then common tails sunk
+// into it and into the joins of divergent branches.
+//
+//   if (a) { ...; out[i] = x; return; }        if (a) { ...; v = x; goto exit; }
+//   ...                                  ==>   ...
+//   if (b) { ...; out[i] = y; return; }        if (b) { ...; v = y; goto exit; }
+//   ...; out[i] = z; return;                   ...; v = z;
+//                                              exit: out[i] = phi(v); return;
+
+#include "spirv_conv/reconverge_pass.h"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <vector>
+
+#include "analysis/convergence_classes.h"
+#include "source/opt/cfg.h"
+#include "source/opt/ir_builder.h"
+#include "source/opt/ir_context.h"
+#include "spirv_conv/uniformity.h"
+
+namespace spirv_conv {
+
+namespace {
+
+using spvtools::opt::BasicBlock;
+using spvtools::opt::Function;
+using spvtools::opt::Instruction;
+using spvtools::opt::IRContext;
+using spvtools::opt::Operand;
+
+bool IsReturn(spv::Op op) { return op == spv::Op::OpReturn || op == spv::Op::OpReturnValue; }
+
+// Instructions that may move to a join: no convergence requirement, no call
+// (its callee might have one), no atomic, nothing structural.
+bool MaySink(const Instruction& inst) {
+  const spv::Op op = inst.opcode();
+  if (op == spv::Op::OpPhi || op == spv::Op::OpVariable || op == spv::Op::OpFunctionCall ||
+      op == spv::Op::OpLine || op == spv::Op::OpNoLine || op == spv::Op::OpSelectionMerge ||
+      op == spv::Op::OpLoopMerge || spvOpcodeIsBlockTerminator(op) || spvOpcodeIsAtomicOp(op) ||
+      op == spv::Op::OpExtInst) {
+    return false;
+  }
+  return analysis::ClassifyConvergence(inst).flags == 0;
+}
+
+class Reconverger {
+ public:
+  Reconverger(IRContext* context, ReconvergeStats* stats) : context_(context), stats_(stats) {}
+
+  // One exit block for |function|'s returns; returns it, or null. Only when
+  // the returning blocks end with a store (or another instruction without a
+  // result) alike, which then runs once in the exit block: routing returns
+  // through guards costs instructions, so it must buy a shared tail.
+  BasicBlock* UnifyReturns(Function* function) {
+    std::vector<BasicBlock*> returns;
+    for (BasicBlock& block : *function) {
+      if (IsReturn(block.tail()->opcode())) returns.push_back(&block);
+    }
+    if (returns.size() < 2 || !SharedTail(returns)) return nullptr;
+    const uint32_t label = context_->TakeNextId();
+    auto exit = std::make_unique<BasicBlock>(std::make_unique<Instruction>(
+        context_, spv::Op::OpLabel, 0, label, Instruction::OperandList{}));
+    const bool value = returns[0]->tail()->opcode() == spv::Op::OpReturnValue;
+    Instruction::OperandList incoming;
+    for (BasicBlock* block : returns) {
+      if (value) {
+        incoming.push_back(
+            Operand(SPV_OPERAND_TYPE_ID, {block->tail()->GetSingleWordInOperand(0)}));
+        incoming.push_back(Operand(SPV_OPERAND_TYPE_ID, {block->id()}));
+      }
+      Instruction* terminator = &*block->tail();
+      terminator->SetOpcode(spv::Op::OpBranch);
+      terminator->SetInOperands({Operand(SPV_OPERAND_TYPE_ID, {label})});
+    }
+    if (value) {
+      const uint32_t phi = context_->TakeNextId();
+      exit->AddInstruction(std::make_unique<Instruction>(context_, spv::Op::OpPhi,
+                                                         function->type_id(), phi, incoming));
+      exit->AddInstruction(std::make_unique<Instruction>(
+          context_, spv::Op::OpReturnValue, 0, 0,
+          Instruction::OperandList{Operand(SPV_OPERAND_TYPE_ID, {phi})}));
+    } else {
+      exit->AddInstruction(std::make_unique<Instruction>(context_, spv::Op::OpReturn, 0, 0,
+                                                         Instruction::OperandList{}));
+    }
+    exit->SetParent(function);
+    BasicBlock* placed = &*function->end().InsertBefore(std::move(exit));
+    ++stats_->unified_exits;
+    return placed;
+  }
+
+  // Sinks the instructions |join|'s predecessors |preds| all end with alike.
+  void SinkCommonTails(BasicBlock* join, const std::vector<BasicBlock*>& preds) {
+    if (preds.size() < 2) return;
+    for (BasicBlock* pred : preds) {
+      if (pred->tail()->opcode() != spv::Op::OpBranch || pred->GetMergeInst() != nullptr) return;
+    }
+    while (SinkOne(join, preds)) ++stats_->sunk;
+  }
+
+ private:
+  spv::Op TypeOpcode(uint32_t type) {
+    const Instruction* def = context_->get_def_use_mgr()->GetDef(type);
+    return def == nullptr ? spv::Op::OpNop : def->opcode();
+  }
+
+  uint32_t NewPhi(uint32_t type, const std::vector<uint32_t>& values,
+                  const std::vector<BasicBlock*>& preds,
+                  std::vector<std::unique_ptr<Instruction>>* phis) {
+    Instruction::OperandList incoming;
+    for (size_t p = 0; p < values.size(); ++p) {
+      incoming.push_back(Operand(SPV_OPERAND_TYPE_ID, {values[p]}));
+      incoming.push_back(Operand(SPV_OPERAND_TYPE_ID, {preds[p]->id()}));
+    }
+    const uint32_t phi = context_->TakeNextId();
+    phis->push_back(std::make_unique<Instruction>(context_, spv::Op::OpPhi, type, phi, incoming));
+    return phi;
+  }
+
+  // |chains| (one per predecessor): access chains with one base and one
+  // type, and non-pointer indices. Returns the id of an equivalent chain
+  // to place in the join (appended to |code| after the phis it needs), or 0.
+  uint32_t SinkChain(const std::vector<Instruction*>& chains, const std::vector<BasicBlock*>& preds,
+                     std::vector<std::unique_ptr<Instruction>>* code) {
+    const Instruction* first = chains[0];
+    if (first == nullptr || (first->opcode() != spv::Op::OpAccessChain &&
+                             first->opcode() != spv::Op::OpInBoundsAccessChain)) {
+      return 0;
+    }
+    for (const Instruction* c : chains) {
+      if (c == nullptr || c->opcode() != first->opcode() || c->type_id() != first->type_id() ||
+          c->NumInOperands() != first->NumInOperands() ||
+          c->GetSingleWordInOperand(0) != first->GetSingleWordInOperand(0)) {
+        return 0;
+      }
+    }
+    std::unique_ptr<Instruction> chain(first->Clone(context_));
+    chain->SetResultId(context_->TakeNextId());
+    for (uint32_t i = 1; i < first->NumInOperands(); ++i) {
+      std::vector<uint32_t> values;
+      for (const Instruction* c : chains) values.push_back(c->GetSingleWordInOperand(i));
+      if (std::equal(values.begin() + 1, values.end(), values.begin())) continue;
+      // Struct member indices must stay constants.
+      const Instruction* index = context_->get_def_use_mgr()->GetDef(values[0]);
+      if (index == nullptr || TypeOpcode(index->type_id()) != spv::Op::OpTypeInt) return 0;
+      chain->SetInOperand(i, {NewPhi(index->type_id(), values, preds, code)});
+    }
+    const uint32_t id = chain->result_id();
+    code->push_back(std::move(chain));
+    return id;
+  }
+
+  static bool SharedTail(const std::vector<BasicBlock*>& blocks) {
+    const Instruction* first = LastBeforeTerminator(blocks[0]);
+    if (first == nullptr || first->HasResultId() || !MaySink(*first)) return false;
+    for (BasicBlock* block : blocks) {
+      const Instruction* inst = LastBeforeTerminator(block);
+      if (inst == nullptr || inst->opcode() != first->opcode() || !MaySink(*inst) ||
+          inst->NumOperands() != first->NumOperands()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  static Instruction* LastBeforeTerminator(BasicBlock* block) {
+    auto it = block->tail();
+    if (it == block->begin()) return nullptr;
+    --it;
+    return &*it;
+  }
+
+  bool SinkOne(BasicBlock* join, const std::vector<BasicBlock*>& preds) {
+    auto* defs = context_->get_def_use_mgr();
+    std::vector<Instruction*> tails;
+    for (BasicBlock* pred : preds) {
+      Instruction* inst = LastBeforeTerminator(pred);
+      if (inst == nullptr || !MaySink(*inst)) return false;
+      tails.push_back(inst);
+    }
+    const Instruction& first = *tails[0];
+    for (const Instruction* inst : tails) {
+      if (inst->opcode() != first.opcode() || inst->type_id() != first.type_id() ||
+          inst->NumOperands() != first.NumOperands()) {
+        return false;
+      }
+      for (uint32_t i = 0; i < inst->NumOperands(); ++i) {
+        const bool id = spvIsIdType(inst->GetOperand(i).type);
+        if (inst->GetOperand(i).type != first.GetOperand(i).type) return false;
+        if (!id && !(inst->GetOperand(i).words == first.GetOperand(i).words)) return false;
+      }
+    }
+    // A result may only feed one phi of |join|, pred by pred.
+    Instruction* result_phi = nullptr;
+    if (first.HasResultId()) {
+      for (size_t p = 0; p < tails.size(); ++p) {
+        bool ok = true;
+        defs->ForEachUser(tails[p], [&](Instruction* user) {
+          if (user->opcode() != spv::Op::OpPhi || context_->get_instr_block(user) != join)
+            ok = false;
+          else if (result_phi == nullptr)
+            result_phi = user;
+          else if (result_phi != user)
+            ok = false;
+        });
+        if (!ok) return false;
+      }
+      if (result_phi != nullptr) {
+        for (uint32_t i = 0; i + 1 < result_phi->NumInOperands(); i += 2) {
+          const uint32_t from = result_phi->GetSingleWordInOperand(i + 1);
+          for (size_t p = 0; p < preds.size(); ++p) {
+            if (preds[p]->id() == from &&
+                result_phi->GetSingleWordInOperand(i) != tails[p]->result_id()) {
+              return false;
+            }
+          }
+        }
+      }
+    }
+    // Operands that differ become phis; pointers and opaque values cannot.
+    std::unique_ptr<Instruction> sunk(first.Clone(context_));
+    std::vector<std::unique_ptr<Instruction>> phis;
+    for (uint32_t i = first.HasResultId() ? 2 : 0; i < first.NumOperands(); ++i) {
+      if (first.HasResultType() && i == 0) continue;
+      if (!spvIsInIdType(first.GetOperand(i).type)) continue;
+      bool same = true;
+      for (const Instruction* inst : tails)
+        same &= inst->GetSingleWordOperand(i) == first.GetSingleWordOperand(i);
+      if (same) continue;
+      const Instruction* value = defs->GetDef(first.GetSingleWordOperand(i));
+      if (value == nullptr || value->type_id() == 0) return false;
+      const spv::Op type = TypeOpcode(value->type_id());
+      if (type == spv::Op::OpTypePointer) {
+        // Access chains alike but for their indices: one chain in the join.
+        std::vector<Instruction*> chains;
+        for (const Instruction* inst : tails)
+          chains.push_back(defs->GetDef(inst->GetSingleWordOperand(i)));
+        const uint32_t chain = SinkChain(chains, preds, &phis);
+        if (chain == 0) return false;
+        sunk->SetOperand(i, {chain});
+        continue;
+      }
+      if (type == spv::Op::OpTypeImage || type == spv::Op::OpTypeSampler ||
+          type == spv::Op::OpTypeSampledImage) {
+        return false;
+      }
+      std::vector<uint32_t> values;
+      for (const Instruction* inst : tails) values.push_back(inst->GetSingleWordOperand(i));
+      sunk->SetOperand(i, {NewPhi(value->type_id(), values, preds, &phis)});
+    }
+    // Place: the new phis after the join's phis, then the instruction.
+    Instruction* insert_at = &*join->begin();
+    while (insert_at->opcode() == spv::Op::OpPhi) insert_at = insert_at->NextNode();
+    std::stable_partition(phis.begin(), phis.end(),
+                          [](const auto& inst) { return inst->opcode() == spv::Op::OpPhi; });
+    for (auto& inst : phis) {
+      Instruction* placed = insert_at->InsertBefore(std::move(inst));
+      defs->AnalyzeInstDefUse(placed);
+      context_->set_instr_block(placed, join);
+    }
+    if (first.HasResultId()) sunk->SetResultId(first.result_id());
+    Instruction* placed = insert_at->InsertBefore(std::move(sunk));
+    for (Instruction* inst : tails) {
+      if (inst != tails[0] && inst->HasResultId()) context_->KillNamesAndDecorates(inst);
+      context_->KillInst(inst);
+    }
+    defs->AnalyzeInstDefUse(placed);
+    context_->set_instr_block(placed, join);
+    if (result_phi != nullptr) {
+      context_->ReplaceAllUsesWith(result_phi->result_id(), placed->result_id());
+      context_->KillInst(result_phi);
+    }
+    return true;
+  }
+
+  IRContext* context_;
+  ReconvergeStats* stats_;
+};
+
+}  // namespace
+
+spvtools::opt::Pass::Status ReconvergePass::Process() {
+  Expected<std::unique_ptr<UniformityInfo>> info = UniformityInfo::Compute(context());
+  if (!info) {
+    error_ = info.error().message;
+    return Status::Failure;
+  }
+  // Decide on the module as it is: joins of divergent branches and the
+  // functions whose returns are in divergent control flow.
+  std::vector<std::pair<uint32_t, std::vector<uint32_t>>> joins;  // join -> preds (labels)
+  std::vector<Function*> exits;
+  for (Function& function : *get_module()) {
+    if (function.IsDeclaration()) continue;
+    bool divergent_return = false;
+    for (BasicBlock& block : function) {
+      if (IsReturn(block.tail()->opcode()) &&
+          (*info)->ControlFlowLevel(block.id()) != Uniformity::kUniform) {
+        divergent_return = true;
+      }
+      if (!(*info)->HasDivergentBranch(block.id())) continue;
+      for (uint32_t join : (*info)->Joins(block.id())) {
+        std::vector<uint32_t> preds = cfg()->preds(join);
+        joins.emplace_back(join, preds);
+      }
+    }
+    if (divergent_return) exits.push_back(&function);
+  }
+  info->reset();
+  Reconverger reconverger(context(), &stats_);
+  for (const auto& [join, preds] : joins) {
+    std::vector<BasicBlock*> blocks;
+    for (uint32_t p : preds) blocks.push_back(cfg()->block(p));
+    reconverger.SinkCommonTails(cfg()->block(join), blocks);
+  }
+  for (Function* function : exits) {
+    BasicBlock* exit = reconverger.UnifyReturns(function);
+    if (exit == nullptr) continue;
+    context()->InvalidateAnalysesExceptFor(
+        IRContext::kAnalysisTypes | IRContext::kAnalysisConstants |
+        IRContext::kAnalysisDecorations | IRContext::kAnalysisNameMap);
+    std::vector<BasicBlock*> preds;
+    for (uint32_t p : cfg()->preds(exit->id())) preds.push_back(cfg()->block(p));
+    reconverger.SinkCommonTails(exit, preds);
+  }
+  const bool changed = stats_.unified_exits + stats_.sunk > 0;
+  return changed ? Status::SuccessWithChange : Status::SuccessWithoutChange;
+}
+
+}  // namespace spirv_conv
