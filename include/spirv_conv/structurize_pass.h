@@ -19,9 +19,6 @@
 namespace spirv_conv {
 
 struct StructurizeStats {
-  uint32_t functions = 0;           // functions rewritten
-  uint32_t blocks_before = 0;       // their reachable blocks before
-  uint32_t blocks_after = 0;        // and after
   uint32_t irreducible_cycles = 0;  // cycles given a dispatch header
 };
 

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "analysis/convergence_classes.h"
+#include "passes/value_types.h"
 #include "source/opt/cfg.h"
 #include "source/opt/ir_builder.h"
 #include "source/opt/ir_context.h"
@@ -105,11 +106,6 @@ class Reconverger {
   }
 
  private:
-  spv::Op TypeOpcode(uint32_t type) {
-    const Instruction* def = context_->get_def_use_mgr()->GetDef(type);
-    return def == nullptr ? spv::Op::OpNop : def->opcode();
-  }
-
   uint32_t NewPhi(uint32_t type, const std::vector<uint32_t>& values,
                   const std::vector<BasicBlock*>& preds,
                   std::vector<std::unique_ptr<Instruction>>* phis) {
@@ -148,7 +144,10 @@ class Reconverger {
       if (std::equal(values.begin() + 1, values.end(), values.begin())) continue;
       // Struct member indices must stay constants.
       const Instruction* index = context_->get_def_use_mgr()->GetDef(values[0]);
-      if (index == nullptr || TypeOpcode(index->type_id()) != spv::Op::OpTypeInt) return 0;
+      if (index == nullptr ||
+          passes::TypeOpcode(context_, index->type_id()) != spv::Op::OpTypeInt) {
+        return 0;
+      }
       chain->SetInOperand(i, {NewPhi(index->type_id(), values, preds, code)});
     }
     const uint32_t id = chain->result_id();
@@ -157,13 +156,31 @@ class Reconverger {
   }
 
   static bool SharedTail(const std::vector<BasicBlock*>& blocks) {
-    const Instruction* first = LastBeforeTerminator(blocks[0]);
-    if (first == nullptr || first->HasResultId() || !MaySink(*first)) return false;
-    for (BasicBlock* block : blocks) {
-      const Instruction* inst = LastBeforeTerminator(block);
-      if (inst == nullptr || inst->opcode() != first->opcode() || !MaySink(*inst) ||
-          inst->NumOperands() != first->NumOperands()) {
+    const std::vector<Instruction*> tails = Tails(blocks);
+    return Alike(tails) && !tails[0]->HasResultId();
+  }
+
+  // The last instruction before each block's terminator (null for none).
+  static std::vector<Instruction*> Tails(const std::vector<BasicBlock*>& blocks) {
+    std::vector<Instruction*> tails;
+    for (BasicBlock* block : blocks) tails.push_back(LastBeforeTerminator(block));
+    return tails;
+  }
+
+  // |tails| could be one instruction in the join: each may move, and they
+  // share opcode, type and literal operands (ids may differ).
+  static bool Alike(const std::vector<Instruction*>& tails) {
+    const Instruction* first = tails[0];
+    for (const Instruction* inst : tails) {
+      if (inst == nullptr || !MaySink(*inst) || inst->opcode() != first->opcode() ||
+          inst->type_id() != first->type_id() || inst->NumInOperands() != first->NumInOperands()) {
         return false;
+      }
+      for (uint32_t i = 0; i < inst->NumInOperands(); ++i) {
+        const Operand& mine = inst->GetInOperand(i);
+        const Operand& theirs = first->GetInOperand(i);
+        if (mine.type != theirs.type) return false;
+        if (!spvIsIdType(mine.type) && !(mine.words == theirs.words)) return false;
       }
     }
     return true;
@@ -178,24 +195,9 @@ class Reconverger {
 
   bool SinkOne(BasicBlock* join, const std::vector<BasicBlock*>& preds) {
     auto* defs = context_->get_def_use_mgr();
-    std::vector<Instruction*> tails;
-    for (BasicBlock* pred : preds) {
-      Instruction* inst = LastBeforeTerminator(pred);
-      if (inst == nullptr || !MaySink(*inst)) return false;
-      tails.push_back(inst);
-    }
+    const std::vector<Instruction*> tails = Tails(preds);
+    if (!Alike(tails)) return false;
     const Instruction& first = *tails[0];
-    for (const Instruction* inst : tails) {
-      if (inst->opcode() != first.opcode() || inst->type_id() != first.type_id() ||
-          inst->NumOperands() != first.NumOperands()) {
-        return false;
-      }
-      for (uint32_t i = 0; i < inst->NumOperands(); ++i) {
-        const bool id = spvIsIdType(inst->GetOperand(i).type);
-        if (inst->GetOperand(i).type != first.GetOperand(i).type) return false;
-        if (!id && !(inst->GetOperand(i).words == first.GetOperand(i).words)) return false;
-      }
-    }
     // A result may only feed one phi of |join|, pred by pred.
     Instruction* result_phi = nullptr;
     if (first.HasResultId()) {
@@ -226,33 +228,24 @@ class Reconverger {
     // Operands that differ become phis; pointers and opaque values cannot.
     std::unique_ptr<Instruction> sunk(first.Clone(context_));
     std::vector<std::unique_ptr<Instruction>> phis;
-    for (uint32_t i = first.HasResultId() ? 2 : 0; i < first.NumOperands(); ++i) {
-      if (first.HasResultType() && i == 0) continue;
-      if (!spvIsInIdType(first.GetOperand(i).type)) continue;
-      bool same = true;
-      for (const Instruction* inst : tails)
-        same &= inst->GetSingleWordOperand(i) == first.GetSingleWordOperand(i);
-      if (same) continue;
-      const Instruction* value = defs->GetDef(first.GetSingleWordOperand(i));
+    for (uint32_t i = 0; i < first.NumInOperands(); ++i) {
+      if (!spvIsInIdType(first.GetInOperand(i).type)) continue;
+      std::vector<uint32_t> values;
+      for (const Instruction* inst : tails) values.push_back(inst->GetSingleWordInOperand(i));
+      if (std::equal(values.begin() + 1, values.end(), values.begin())) continue;
+      const Instruction* value = defs->GetDef(values[0]);
       if (value == nullptr || value->type_id() == 0) return false;
-      const spv::Op type = TypeOpcode(value->type_id());
-      if (type == spv::Op::OpTypePointer) {
+      if (passes::TypeOpcode(context_, value->type_id()) == spv::Op::OpTypePointer) {
         // Access chains alike but for their indices: one chain in the join.
         std::vector<Instruction*> chains;
-        for (const Instruction* inst : tails)
-          chains.push_back(defs->GetDef(inst->GetSingleWordOperand(i)));
+        for (uint32_t id : values) chains.push_back(defs->GetDef(id));
         const uint32_t chain = SinkChain(chains, preds, &phis);
         if (chain == 0) return false;
-        sunk->SetOperand(i, {chain});
+        sunk->SetInOperand(i, {chain});
         continue;
       }
-      if (type == spv::Op::OpTypeImage || type == spv::Op::OpTypeSampler ||
-          type == spv::Op::OpTypeSampledImage) {
-        return false;
-      }
-      std::vector<uint32_t> values;
-      for (const Instruction* inst : tails) values.push_back(inst->GetSingleWordOperand(i));
-      sunk->SetOperand(i, {NewPhi(value->type_id(), values, preds, &phis)});
+      if (passes::IsPointerOrOpaqueType(context_, value->type_id())) return false;
+      sunk->SetInOperand(i, {NewPhi(value->type_id(), values, preds, &phis)});
     }
     // Place: the new phis after the join's phis, then the instruction.
     Instruction* insert_at = &*join->begin();

@@ -52,22 +52,6 @@ class PromoteVariables : public spvtools::opt::MemPass {
   std::vector<Function*> functions_;
 };
 
-bool IsPure(spv::Op opcode) {
-  switch (opcode) {
-    case spv::Op::OpSelect:
-    case spv::Op::OpIEqual:
-    case spv::Op::OpLogicalOr:
-    case spv::Op::OpCopyObject:
-    case spv::Op::OpAccessChain:
-    case spv::Op::OpInBoundsAccessChain:
-    case spv::Op::OpSampledImage:
-    case spv::Op::OpImage:
-      return true;
-    default:
-      return false;
-  }
-}
-
 // Deletes Function variables only stored to (and what only fed those
 // stores) in |function|.
 void DeleteDeadStores(IRContext* context, Function* function) {
@@ -99,7 +83,7 @@ void DeleteDeadStores(IRContext* context, Function* function) {
   while (!maybe_dead.empty()) {
     Instruction* inst = maybe_dead.back();
     maybe_dead.pop_back();
-    if (inst->opcode() == spv::Op::OpNop || !IsPure(inst->opcode()) ||
+    if (inst->opcode() == spv::Op::OpNop || !context->IsCombinatorInstruction(inst) ||
         context->get_instr_block(inst) == nullptr || defs->NumUses(inst) != 0) {
       continue;
     }
@@ -116,18 +100,11 @@ bool RestructureFunction(IRContext* context, Function* function, StructurizeStat
   structurize::BlockGraph graph(context, function);
   std::map<uint32_t, uint32_t> merge_hints;  // block -> its input selection merge
   for (uint32_t n = 0; n < graph.size(); ++n) {
-    if (Instruction* merge = graph.block(n)->GetMergeInst()) {
-      if (merge->opcode() == spv::Op::OpSelectionMerge) {
-        const uint32_t m = graph.Node(merge->GetSingleWordInOperand(0));
-        if (m != structurize::BlockGraph::kNone) merge_hints[n] = m;
-      }
-      merge->RemoveFromList();
-      delete merge;
-    }
+    const uint32_t selection_merge = graph.RemoveMergeInstruction(n);
+    if (selection_merge != structurize::BlockGraph::kNone) merge_hints[n] = selection_merge;
     graph.SimplifyTerminator(n);
   }
   const std::vector<uint32_t> reachable = analysis::ReversePostOrder(graph.ToCfg().successors, 0);
-  stats->blocks_before += static_cast<uint32_t>(reachable.size());
   if (!structurize::DemoteSsa(&graph, error)) {
     graph.PutBack(reachable);
     return false;
@@ -139,7 +116,6 @@ bool RestructureFunction(IRContext* context, Function* function, StructurizeStat
     graph.PutBack(analysis::ReversePostOrder(graph.ToCfg().successors, 0));
     return false;
   }
-  stats->blocks_after += static_cast<uint32_t>(order.size());
   graph.PutBack(order);
   return true;
 }
@@ -193,7 +169,6 @@ spvtools::opt::Pass::Status StructurizePass::Process() {
     }
     context->InvalidateAnalysesExceptFor(kept);
     rewritten.push_back(&function);
-    ++stats_.functions;
   }
   if (rewritten.empty()) return Status::SuccessWithoutChange;
   PromoteVariables promote(rewritten);

@@ -20,15 +20,6 @@ namespace sim {
 namespace {
 
 template <typename F>
-void Map1(const Exec& e, F f) {
-  for (uint32_t c = 0; c < e.inst.comps; ++c) {
-    const uint64_t* a = e.R(e.Op(0) + c);
-    uint64_t* d = e.R(e.inst.result + c);
-    ForEachLane(e.lanes, [&](uint32_t l) { d[l] = f(a[l]); });
-  }
-}
-
-template <typename F>
 void Map2(const Exec& e, F f) {
   for (uint32_t c = 0; c < e.inst.comps; ++c) {
     const uint64_t* a = e.R(e.Op(0) + c);

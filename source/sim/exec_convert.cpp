@@ -15,15 +15,6 @@ namespace spirv_conv {
 namespace sim {
 namespace {
 
-template <typename F>
-void Convert(const Exec& e, F f) {
-  for (uint32_t c = 0; c < e.inst.comps; ++c) {
-    const uint64_t* a = e.R(e.Op(0) + c);
-    uint64_t* d = e.R(e.inst.result + c);
-    ForEachLane(e.lanes, [&](uint32_t l) { d[l] = f(a[l]); });
-  }
-}
-
 uint64_t FloatToUnsigned(double x, uint32_t width) {
   if (std::isnan(x) || x <= 0) return 0;
   const double max = width >= 64 ? 18446744073709551615.0 : static_cast<double>(WidthMask(width));
@@ -63,29 +54,28 @@ bool ExecConvert(const Exec& e) {
   const uint32_t w = e.inst.width, ow = e.inst.op_width;
   switch (static_cast<Op>(e.inst.opcode)) {
     case Op::OpConvertFToU:
-      Convert(e, [&](uint64_t a) { return FloatToUnsigned(ToDouble(a, ow), w); });
+      Map1(e, [&](uint64_t a) { return FloatToUnsigned(ToDouble(a, ow), w); });
       return true;
     case Op::OpConvertFToS:
-      Convert(e, [&](uint64_t a) { return FloatToSigned(ToDouble(a, ow), w); });
+      Map1(e, [&](uint64_t a) { return FloatToSigned(ToDouble(a, ow), w); });
       return true;
     case Op::OpConvertSToF:
-      Convert(e, [&](uint64_t a) { return IntToFloat(SignExtend(a, ow), w); });
+      Map1(e, [&](uint64_t a) { return IntToFloat(SignExtend(a, ow), w); });
       return true;
     case Op::OpConvertUToF:
-      Convert(e, [&](uint64_t a) { return IntToFloat(a, w); });
+      Map1(e, [&](uint64_t a) { return IntToFloat(a, w); });
       return true;
     case Op::OpUConvert:
-      Convert(e, [&](uint64_t a) { return a & WidthMask(w); });
+      Map1(e, [&](uint64_t a) { return a & WidthMask(w); });
       return true;
     case Op::OpSConvert:
-      Convert(e,
-              [&](uint64_t a) { return static_cast<uint64_t>(SignExtend(a, ow)) & WidthMask(w); });
+      Map1(e, [&](uint64_t a) { return static_cast<uint64_t>(SignExtend(a, ow)) & WidthMask(w); });
       return true;
     case Op::OpFConvert:
-      Convert(e, [&](uint64_t a) { return FromDouble(ToDouble(a, ow), w); });
+      Map1(e, [&](uint64_t a) { return FromDouble(ToDouble(a, ow), w); });
       return true;
     case Op::OpQuantizeToF16:
-      Convert(e, [&](uint64_t a) {
+      Map1(e, [&](uint64_t a) {
         return FromDouble(HalfToFloat(FloatToHalf(static_cast<float>(ToDouble(a, w)))), w);
       });
       return true;
@@ -95,7 +85,7 @@ bool ExecConvert(const Exec& e) {
       }
       const uint32_t in_comps = e.Op(1);
       if (in_comps == e.inst.comps) {
-        Convert(e, [](uint64_t a) { return a; });
+        Map1(e, [](uint64_t a) { return a; });
         return true;
       }
       // Different component counts: the bits concatenated, lowest component first.

@@ -139,6 +139,16 @@ struct Exec {
   bool Unsupported(const std::string& what) const;  // kBadInput
 };
 
+// d = f(a) on the raw bits of the one operand, per component and lane.
+template <typename F>
+void Map1(const Exec& e, F f) {
+  for (uint32_t c = 0; c < e.inst.comps; ++c) {
+    const uint64_t* a = e.R(e.Op(0) + c);
+    uint64_t* d = e.R(e.inst.result + c);
+    ForEachLane(e.lanes, [&](uint32_t l) { d[l] = f(a[l]); });
+  }
+}
+
 // The executors, one per family (exec_*.cpp, glsl_std450.cpp, subgroup_ops.cpp).
 bool ExecArith(const Exec& e);
 bool ExecConvert(const Exec& e);

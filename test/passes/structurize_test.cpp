@@ -12,9 +12,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "sim/sim_equivalence.h"
-#include "source/opt/ir_context.h"
-#include "spirv_conv/ir.h"
+#include "sim/sim_test_util.h"
 #include "spirv_conv/load.h"
 #include "spirv_conv/pipeline.h"
 
@@ -64,15 +62,6 @@ struct Outcome {
   std::vector<uint32_t> words;  // the output's buffer
 };
 
-std::vector<uint32_t> Words(const std::vector<uint8_t>& bytes) {
-  std::vector<uint32_t> words(bytes.size() / 4);
-  for (size_t i = 0; i < words.size(); ++i) {
-    words[i] = bytes[4 * i] | bytes[4 * i + 1] << 8 | bytes[4 * i + 2] << 16 |
-               static_cast<uint32_t>(bytes[4 * i + 3]) << 24;
-  }
-  return words;
-}
-
 size_t CountBlocks(const SpirvBinary& binary) {
   size_t labels = 0;
   for (size_t i = 5; i < binary.words.size(); i += binary.words[i] >> 16) {
@@ -81,44 +70,27 @@ size_t CountBlocks(const SpirvBinary& binary) {
   return labels;
 }
 
-// Runs |binary| without validating it first: unstructured input breaks
-// spirv-val's structured rules (test::RunBinary validates).
-Expected<sim::RunResult> RunUnstructured(const SpirvBinary& binary, const sim::Buffer& out,
-                                         const sim::RunOptions& options) {
-  Expected<std::unique_ptr<spvtools::opt::IRContext>> context = BuildIrContext(binary);
-  if (!context) return context.error();
-  Expected<std::shared_ptr<const sim::Program>> program = sim::Compile(**context, "", binary.name);
-  if (!program) return program.error();
-  return sim::Run(**program, {out}, options);
-}
-
 // Structurizes |body|, checks the output against the input on the simulator
 // and returns it.
 Outcome Structurize(const std::string& body) {
   Outcome outcome;
-  Expected<SpirvBinary> input =
-      LoadSpirvFromBytes("case.spvasm", std::string(kPrefix) + body, LoadOptions());
-  EXPECT_TRUE(input) << input.error().message;
-  if (!input) return outcome;
-  Expected<SpirvBinary> output = StructurizeBinary(*input, ValidatorFlags(), false, &outcome.stats);
+  const SpirvBinary input = test::MustLoad("case.spvasm", std::string(kPrefix) + body);
+  Expected<SpirvBinary> output = StructurizeBinary(input, ValidatorFlags(), false, &outcome.stats);
   EXPECT_TRUE(output) << output.error().message;
   if (!output) return outcome;
   outcome.output = *output;
 
-  sim::Buffer out;
-  out.bytes.assign(64 * 4, 0);
-  sim::RunOptions ipdom;
-  ipdom.model = sim::Model::kIpdom;
-  sim::RunOptions maximal;
-  Expected<sim::RunResult> before = RunUnstructured(*input, out, ipdom);
+  const sim::Buffer out = test::Zeros(0, 64);
+  // Unstructured input only runs under ipdom, and spirv-val refuses it.
+  Expected<sim::RunResult> before =
+      test::RunBinary(input, {out}, test::Options(sim::Model::kIpdom, 8), false);
   EXPECT_TRUE(before) << before.error().message;
-  for (const sim::RunOptions& options : {maximal, ipdom}) {
-    Expected<sim::RunResult> after = test::RunBinary(*output, {out}, options);
+  for (sim::Model model : {sim::Model::kMaximal, sim::Model::kIpdom}) {
+    Expected<sim::RunResult> after = test::RunBinary(*output, {out}, test::Options(model, 8));
     EXPECT_TRUE(after) << after.error().message;
     if (!before || !after) return outcome;
-    EXPECT_EQ(Words(before->buffers.at(0).bytes), Words(after->buffers.at(0).bytes))
-        << sim::ModelName(options.model);
-    outcome.words = Words(after->buffers.at(0).bytes);
+    outcome.words = test::WordsOf(*after, 0);
+    EXPECT_EQ(test::WordsOf(*before, 0), outcome.words) << sim::ModelName(model);
   }
   return outcome;
 }
@@ -384,10 +356,8 @@ OpReturn
 OpFunctionEnd
 )";
   const Outcome o = Structurize(body);
-  Expected<SpirvBinary> input =
-      LoadSpirvFromBytes("case.spvasm", std::string(kPrefix) + body, LoadOptions());
-  ASSERT_TRUE(input);
-  EXPECT_EQ(CountBlocks(o.output), CountBlocks(*input));
+  EXPECT_EQ(CountBlocks(o.output),
+            CountBlocks(test::MustLoad("case.spvasm", std::string(kPrefix) + body)));
   ASSERT_EQ(o.words.size(), 64u);
   EXPECT_EQ(o.words[2], 8u);   // 2 + 5, + 0 + 1
   EXPECT_EQ(o.words[3], 12u);  // 3 * 3, + 0 + 1 + 2

@@ -34,28 +34,6 @@ OpCapability Int64
 OpMemoryModel Physical64 OpenCL
 )";
 
-// Little-endian bytes of |values| as parameter |binding|'s buffer.
-template <typename T>
-sim::Buffer Arg(uint32_t binding, std::vector<T> values) {
-  sim::Buffer b;
-  b.binding = binding;
-  b.bytes.resize(values.size() * sizeof(T));
-  std::memcpy(b.bytes.data(), values.data(), b.bytes.size());
-  return b;
-}
-
-template <typename T>
-std::vector<T> ValuesOf(const sim::RunResult& result, uint32_t binding) {
-  for (const sim::Buffer& b : result.buffers) {
-    if (b.binding != binding) continue;
-    std::vector<T> values(b.bytes.size() / sizeof(T));
-    std::memcpy(values.data(), b.bytes.data(), values.size() * sizeof(T));
-    return values;
-  }
-  ADD_FAILURE() << "no buffer at binding " << binding;
-  return {};
-}
-
 Expected<sim::RunResult> RunKernel(const std::string& text, const std::vector<sim::Buffer>& inputs,
                                    const sim::RunOptions& options) {
   return RunBinary(MustLoad("kernel.spvasm", text), inputs, options);
@@ -106,8 +84,8 @@ TEST(SimKernel, AddsTwoGlobalArraysPhysical64AndPhysical32) {
   for (int bits : {64, 32}) {
     Expected<sim::RunResult> r =
         RunKernel(AddKernel(bits),
-                  {Arg<uint32_t>(0, {1, 2, 3, 4, 5, 6, 7, 8}),
-                   Arg<uint32_t>(1, {10, 20, 30, 40, 50, 60, 70, 80}), Zeros(2, 8)},
+                  {Values<uint32_t>(0, {1, 2, 3, 4, 5, 6, 7, 8}),
+                   Values<uint32_t>(1, {10, 20, 30, 40, 50, 60, 70, 80}), Zeros(2, 8)},
                   Options(Model::kIpdom, 4, {2, 1, 1}));
     ASSERT_TRUE(r.ok()) << r.error().message;
     EXPECT_EQ(ValuesOf<uint32_t>(*r, 2), expected) << bits;
@@ -204,10 +182,11 @@ OpFunctionEnd
 )";
   // n = 7, f = 2.5, v = (100, 1000); |missing| has no buffer: 0.
   // Invocation i writes 7i, trunc(2.5 i) = 0 2 5 7, 100 + 1000 i.
-  Expected<sim::RunResult> r = RunKernel(
-      text,
-      {Zeros(0, 12), Arg<uint32_t>(1, {7}), Arg<float>(2, {2.5f}), Arg<uint32_t>(3, {100, 1000})},
-      Options(Model::kIpdom));
+  Expected<sim::RunResult> r =
+      RunKernel(text,
+                {Zeros(0, 12), Values<uint32_t>(1, {7}), Values<float>(2, {2.5f}),
+                 Values<uint32_t>(3, {100, 1000})},
+                Options(Model::kIpdom));
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(ValuesOf<uint32_t>(*r, 0),
             (std::vector<uint32_t>{0, 0, 100, 7, 2, 1100, 14, 5, 2100, 21, 7, 3100}));
@@ -279,8 +258,8 @@ OpFunctionEnd
   // out[1] = s[1].b = 2 << 32 | 1; out[2] = s[2].a = 12; out[3] = data[7 - 1] = 7.
   Expected<sim::RunResult> r =
       RunKernel(text,
-                {Arg<uint32_t>(0, s), Arg<uint32_t>(1, {1, 2, 3, 4, 5, 6, 7, 8}),
-                 Arg<uint64_t>(2, {0, 0, 0, 0})},
+                {Values<uint32_t>(0, s), Values<uint32_t>(1, {1, 2, 3, 4, 5, 6, 7, 8}),
+                 Values<uint64_t>(2, {0, 0, 0, 0})},
                 Options(Model::kIpdom));
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(ValuesOf<uint64_t>(*r, 2), (std::vector<uint64_t>{16, (2ull << 32) | 1, 12, 7}));
@@ -352,7 +331,8 @@ OpFunctionEnd
   // bytes; null is 0; a Function variable written through its own address reads 77; a
   // generic pointer cast back to CrossWorkgroup is the same pointer (5), to Workgroup null.
   Expected<sim::RunResult> r = RunKernel(
-      text, {Arg<uint32_t>(0, {1, 2, 3, 4, 5, 6, 7, 8}), Arg<uint64_t>(1, {9, 9, 9, 9, 9, 9})},
+      text,
+      {Values<uint32_t>(0, {1, 2, 3, 4, 5, 6, 7, 8}), Values<uint64_t>(1, {9, 9, 9, 9, 9, 9})},
       Options(Model::kIpdom));
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(ValuesOf<uint64_t>(*r, 1), (std::vector<uint64_t>{12, 5, 0, 77, 5, 0}));
@@ -420,7 +400,7 @@ OpFunctionEnd
   // the byval copy is the invocation's own: s.a written as 100 reads 100 (out[3]). The
   // pointer to out went through a Function variable (4 bytes, an address).
   Expected<sim::RunResult> r =
-      RunKernel(text, {Zeros(0, 4), Arg<uint32_t>(1, {20, 22}), Arg<uint32_t>(2, {2})},
+      RunKernel(text, {Zeros(0, 4), Values<uint32_t>(1, {20, 22}), Values<uint32_t>(2, {2})},
                 Options(Model::kIpdom));
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(ValuesOf<uint32_t>(*r, 0), (std::vector<uint32_t>{11, 42, 3, 100}));
@@ -516,7 +496,7 @@ OpFunctionEnd
   // zeroed again: the 32 bytes of binding 1 are the size, not the contents).
   for (Model model : {Model::kMaximal, Model::kIpdom, Model::kAdversarial}) {
     Expected<sim::RunResult> r =
-        RunKernel(text, {Zeros(0, 2), Arg<uint32_t>(1, {5, 5, 5, 5, 5, 5, 5, 5})},
+        RunKernel(text, {Zeros(0, 2), Values<uint32_t>(1, {5, 5, 5, 5, 5, 5, 5, 5})},
                   Options(model, 4, {2, 1, 1}));
     ASSERT_TRUE(r.ok()) << sim::ModelName(model) << ": " << r.error().message;
     EXPECT_EQ(ValuesOf<uint32_t>(*r, 0), (std::vector<uint32_t>{36, 116})) << sim::ModelName(model);
@@ -947,7 +927,8 @@ TEST(SimKernel, GeneratedCfgsRunUnderIpdom) {
     ASSERT_TRUE(program.ok()) << entry << ": " << program.error().message;
     // a = 7, b = 3, n = 42 (n == 42 takes the generator's special branches).
     auto r = sim::Run(
-        **program, {Arg<uint32_t>(0, {7}), Arg<uint32_t>(1, {3}), Arg<uint32_t>(2, {42})}, options);
+        **program, {Values<uint32_t>(0, {7}), Values<uint32_t>(1, {3}), Values<uint32_t>(2, {42})},
+        options);
     if (r.ok()) {
       ++finished;
     } else {

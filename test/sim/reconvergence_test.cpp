@@ -225,6 +225,78 @@ void main() {
   }
 }
 
+// The same for a conditional branch: a selection every lane enters on the
+// same side, left early by some lanes straight to its merge (GLSL cannot
+// write it; structurized code does: docs/structurize.md). The lanes that
+// leave wait at the merge for the rest, as SPV_KHR_maximal_reconvergence's
+// selection construct requires, so the ballot there sees all 8 lanes; the
+// ballot in %rest sees the even lanes only. ipdom: %merge post-dominates
+// %split, the same. Before the record was pushed for uniform headers too,
+// maximal refused the branch as unstructured.
+TEST(SimReconvergence, EarlyExitFromAUniformSelectionReconvergesAtItsMerge) {
+  const char* assembly = R"(; Version: 1.3
+OpCapability Shader
+OpCapability GroupNonUniformBallot
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main" %sid
+OpExecutionMode %main LocalSize 8 1 1
+OpDecorate %sid BuiltIn SubgroupLocalInvocationId
+OpDecorate %rt ArrayStride 4
+OpMemberDecorate %buf 0 Offset 0
+OpDecorate %buf Block
+OpDecorate %out DescriptorSet 0
+OpDecorate %out Binding 0
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%bool = OpTypeBool
+%uint = OpTypeInt 32 0
+%v4uint = OpTypeVector %uint 4
+%ptr_in = OpTypePointer Input %uint
+%sid = OpVariable %ptr_in Input
+%rt = OpTypeRuntimeArray %uint
+%buf = OpTypeStruct %rt
+%ptr_buf = OpTypePointer StorageBuffer %buf
+%out = OpVariable %ptr_buf StorageBuffer
+%ptr_u = OpTypePointer StorageBuffer %uint
+%true = OpConstantTrue %bool
+%u0 = OpConstant %uint 0
+%u1 = OpConstant %uint 1
+%u3 = OpConstant %uint 3
+%u8 = OpConstant %uint 8
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%i = OpLoad %uint %sid
+OpSelectionMerge %merge None
+OpBranchConditional %true %split %merge
+%split = OpLabel
+%bit = OpBitwiseAnd %uint %i %u1
+%odd = OpIEqual %bool %bit %u1
+OpBranchConditional %odd %merge %rest
+%rest = OpLabel
+%b1 = OpGroupNonUniformBallot %v4uint %u3 %true
+%x1 = OpCompositeExtract %uint %b1 0
+%i8 = OpIAdd %uint %i %u8
+%p1 = OpAccessChain %ptr_u %out %u0 %i8
+OpStore %p1 %x1
+OpBranch %merge
+%merge = OpLabel
+%b2 = OpGroupNonUniformBallot %v4uint %u3 %true
+%x2 = OpCompositeExtract %uint %b2 0
+%p2 = OpAccessChain %ptr_u %out %u0 %i
+OpStore %p2 %x2
+OpReturn
+OpFunctionEnd
+)";
+  std::vector<uint32_t> expected(16, 0xFF);
+  for (uint32_t i = 0; i < 8; ++i) expected[8 + i] = i % 2 == 0 ? 0x55 : 0;
+  for (Model model : {Model::kMaximal, Model::kIpdom}) {
+    Expected<sim::RunResult> r =
+        RunBinary(MustLoad("early_exit.spvasm", assembly), {Zeros(0, 16)}, Options(model));
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    EXPECT_EQ(WordsOf(*r, 0), expected) << sim::ModelName(model);
+  }
+}
+
 TEST(SimReconvergence, StatisticsCountActiveLanes) {
   // 8 lanes, one subgroup; the then-branch runs with 2 lanes.
   const char* glsl = R"(#version 450

@@ -14,10 +14,12 @@ namespace test {
 
 Expected<sim::RunResult> RunBinary(const SpirvBinary& binary,
                                    const std::vector<sim::Buffer>& inputs,
-                                   const sim::RunOptions& options) {
-  Status valid = ValidateSpirv(binary.words, binary.target_env, ValidatorFlags(), binary.name,
-                               ExitCode::kBadInput);
-  if (!valid) return valid.error();
+                                   const sim::RunOptions& options, bool validate) {
+  if (validate) {
+    Status valid = ValidateSpirv(binary.words, binary.target_env, ValidatorFlags(), binary.name,
+                                 ExitCode::kBadInput);
+    if (!valid) return valid.error();
+  }
   Expected<std::unique_ptr<spvtools::opt::IRContext>> context = BuildIrContext(binary);
   if (!context) return context.error();
   Expected<std::shared_ptr<const sim::Program>> program = sim::Compile(**context, "", binary.name);

@@ -30,9 +30,11 @@ Equivalence Equivalent(const SpirvBinary& a, const SpirvBinary& b,
                        const std::vector<sim::Buffer>& inputs, const sim::RunOptions& options = {});
 
 // Runs one module; what Equivalent runs twice.
+// Validates |binary| (unless |validate| is false: unstructured input for the
+// ipdom model breaks spirv-val's structured rules), compiles and runs it.
 Expected<sim::RunResult> RunBinary(const SpirvBinary& binary,
                                    const std::vector<sim::Buffer>& inputs,
-                                   const sim::RunOptions& options = {});
+                                   const sim::RunOptions& options = {}, bool validate = true);
 
 }  // namespace test
 }  // namespace spirv_conv

@@ -22,28 +22,41 @@ inline SpirvBinary MustLoad(const std::string& name, const std::string& text) {
   return binary.ok() ? std::move(binary).value() : SpirvBinary();
 }
 
-// A zero-filled storage buffer of |words| words at set 0, |binding|.
-inline sim::Buffer Words(uint32_t binding, std::vector<uint32_t> words) {
+// The little-endian bytes of |values| as the buffer at set 0, |binding| (a
+// storage buffer, or a kernel parameter).
+template <typename T>
+sim::Buffer Values(uint32_t binding, const std::vector<T>& values) {
   sim::Buffer b;
   b.binding = binding;
-  b.bytes.resize(words.size() * 4);
-  std::memcpy(b.bytes.data(), words.data(), b.bytes.size());
+  b.bytes.resize(values.size() * sizeof(T));
+  std::memcpy(b.bytes.data(), values.data(), b.bytes.size());
   return b;
 }
 
+inline sim::Buffer Words(uint32_t binding, const std::vector<uint32_t>& words) {
+  return Values(binding, words);
+}
+
+// A zero-filled storage buffer of |words| words at set 0, |binding|.
 inline sim::Buffer Zeros(uint32_t binding, uint32_t words) {
   return Words(binding, std::vector<uint32_t>(words, 0));
 }
 
-inline std::vector<uint32_t> WordsOf(const sim::RunResult& result, uint32_t binding) {
+// The buffer at |binding| after the run, as values of type T.
+template <typename T>
+std::vector<T> ValuesOf(const sim::RunResult& result, uint32_t binding) {
   for (const sim::Buffer& b : result.buffers) {
     if (b.binding != binding) continue;
-    std::vector<uint32_t> words(b.bytes.size() / 4);
-    std::memcpy(words.data(), b.bytes.data(), words.size() * 4);
-    return words;
+    std::vector<T> values(b.bytes.size() / sizeof(T));
+    std::memcpy(values.data(), b.bytes.data(), values.size() * sizeof(T));
+    return values;
   }
   ADD_FAILURE() << "no buffer at binding " << binding;
   return {};
+}
+
+inline std::vector<uint32_t> WordsOf(const sim::RunResult& result, uint32_t binding) {
+  return ValuesOf<uint32_t>(result, binding);
 }
 
 inline sim::RunOptions Options(sim::Model model, uint32_t subgroup_size = 8,

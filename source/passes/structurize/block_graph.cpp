@@ -185,14 +185,37 @@ void BlockGraph::AddConditionalBranch(uint32_t node, uint32_t condition, uint32_
   Add(node, spv::Op::OpBranchConditional, 0, 0, {condition, label(true_node), label(false_node)});
 }
 
+uint32_t BlockGraph::AddIsOneOf(uint32_t node, uint32_t value,
+                                const std::vector<uint32_t>& constants) {
+  uint32_t result = 0;
+  for (uint32_t constant : constants) {
+    const uint32_t is = TakeId();
+    Add(node, spv::Op::OpIEqual, BoolType(), is, {value, UintConstant(constant)});
+    if (result != 0) {
+      const uint32_t either = TakeId();
+      Add(node, spv::Op::OpLogicalOr, BoolType(), either, {result, is});
+      result = either;
+    } else {
+      result = is;
+    }
+  }
+  return result;
+}
+
+uint32_t BlockGraph::RemoveMergeInstruction(uint32_t node) {
+  Instruction* merge = blocks_[node]->GetMergeInst();
+  if (merge == nullptr) return kNone;
+  const uint32_t named =
+      merge->opcode() == spv::Op::OpSelectionMerge ? Node(merge->GetSingleWordInOperand(0)) : kNone;
+  merge->RemoveFromList();
+  delete merge;
+  return named;
+}
+
 void BlockGraph::RemoveTerminator(uint32_t node) {
   Instruction* terminator = Terminator(node);
   if (terminator == nullptr) return;
-  if (Instruction* merge = blocks_[node]->GetMergeInst()) {
-    merge->RemoveFromList();
-    delete merge;
-  }
-  terminator = Terminator(node);
+  RemoveMergeInstruction(node);
   terminator->RemoveFromList();
   delete terminator;
 }

@@ -74,6 +74,12 @@ class BlockGraph {
   void AddLoopMerge(uint32_t node, uint32_t merge_label, uint32_t continue_label);
   void AddConditionalBranch(uint32_t node, uint32_t condition, uint32_t true_node,
                             uint32_t false_node);
+  // Appends "|value| equals one of |constants|" (OpIEqual per constant,
+  // OpLogicalOr between them) to |node|; returns the bool's id.
+  uint32_t AddIsOneOf(uint32_t node, uint32_t value, const std::vector<uint32_t>& constants);
+  // Removes |node|'s merge instruction, if any; returns the node an
+  // OpSelectionMerge named (kNone otherwise).
+  uint32_t RemoveMergeInstruction(uint32_t node);
   // Removes |node|'s terminator (and a merge instruction before it).
   void RemoveTerminator(uint32_t node);
   // Replaces OpBranchConditional/OpSwitch whose targets are all one block by OpBranch.

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "passes/value_types.h"
 #include "source/opt/def_use_manager.h"
 
 namespace spirv_conv {
@@ -17,25 +18,6 @@ using spvtools::opt::Instruction;
 using spvtools::opt::Operand;
 
 namespace {
-
-bool IsOpaqueOrPointer(spv::Op type_opcode) {
-  switch (type_opcode) {
-    case spv::Op::OpTypePointer:
-    case spv::Op::OpTypeImage:
-    case spv::Op::OpTypeSampler:
-    case spv::Op::OpTypeSampledImage:
-    case spv::Op::OpTypeAccelerationStructureKHR:
-    case spv::Op::OpTypeRayQueryKHR:
-    case spv::Op::OpTypeEvent:
-    case spv::Op::OpTypeDeviceEvent:
-    case spv::Op::OpTypeReserveId:
-    case spv::Op::OpTypeQueue:
-    case spv::Op::OpTypePipe:
-      return true;
-    default:
-      return false;
-  }
-}
 
 // Definitions that may be recomputed in another block.
 bool IsRecomputable(spv::Op opcode) {
@@ -89,13 +71,6 @@ class Demoter {
   }
 
  private:
-  spvtools::opt::analysis::DefUseManager* defs() { return graph_->context()->get_def_use_mgr(); }
-
-  spv::Op TypeOpcode(uint32_t type) {
-    const Instruction* inst = defs()->GetDef(type);
-    return inst == nullptr ? spv::Op::OpNop : inst->opcode();
-  }
-
   // Each phi: a variable, a store at the end of every predecessor, and a
   // load in the phi's place (keeping its result id).
   void ReplacePhis() {
@@ -134,7 +109,7 @@ class Demoter {
     if (known != local_.end()) return known->second;
     Instruction* definition = def_inst_.at(id);
     uint32_t result = 0;
-    if (!IsOpaqueOrPointer(TypeOpcode(definition->type_id()))) {
+    if (!passes::IsPointerOrOpaqueType(graph_->context(), definition->type_id())) {
       auto [slot, fresh] = variable_.emplace(id, 0);
       if (fresh) {
         slot->second = graph_->NewVariable(definition->type_id());
@@ -149,8 +124,9 @@ class Demoter {
           graph_->context(), spv::Op::OpLoad, definition->type_id(), result,
           Instruction::OperandList{Operand(SPV_OPERAND_TYPE_ID, {slot->second})}));
     } else {
-      const bool opaque_load = definition->opcode() == spv::Op::OpLoad &&
-                               TypeOpcode(definition->type_id()) != spv::Op::OpTypePointer;
+      const bool opaque_load =
+          definition->opcode() == spv::Op::OpLoad &&
+          passes::TypeOpcode(graph_->context(), definition->type_id()) != spv::Op::OpTypePointer;
       if (!IsRecomputable(definition->opcode()) ||
           (definition->opcode() == spv::Op::OpLoad && !opaque_load)) {
         *error = "%" + std::to_string(id) + " (" +

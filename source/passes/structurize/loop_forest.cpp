@@ -26,9 +26,7 @@ void AddDispatch(BlockGraph* graph, uint32_t node, uint32_t selector,
   const uint32_t value = graph->TakeId();
   graph->Add(node, spv::Op::OpLoad, graph->UintType(), value, {selector});
   if (targets.size() == 2) {
-    const uint32_t is_first = graph->TakeId();
-    graph->Add(node, spv::Op::OpIEqual, graph->BoolType(), is_first,
-               {value, graph->UintConstant(graph->label(targets[0]))});
+    const uint32_t is_first = graph->AddIsOneOf(node, value, {graph->label(targets[0])});
     return graph->AddConditionalBranch(node, is_first, targets[0], targets[1]);
   }
   using spvtools::opt::Operand;
@@ -158,13 +156,8 @@ LoopForest ShapeLoops(BlockGraph* graph) {
     uint32_t merge = BlockGraph::kNone;
     if (exits.size() == 1) {
       const uint32_t e = *exits.begin();
-      const Cfg cfg = graph->ToCfg();
       bool only_from_body = true;
-      for (uint32_t n = 0; n < cfg.size(); ++n) {
-        if (!body.count(n) && std::count(cfg.successors[n].begin(), cfg.successors[n].end(), e)) {
-          only_from_body = false;
-        }
-      }
+      for (uint32_t p : preds_now[e]) only_from_body &= body.count(p) > 0;
       const Cycle* parent = next->parent();
       if (only_from_body && (parent == nullptr || parent->Contains(e))) merge = e;
     }
@@ -238,17 +231,7 @@ LoopForest ShapeLoops(BlockGraph* graph) {
   }
 
   LoopForest forest;
-  forest.innermost.assign(graph->size(), -1);
   for (auto& [header, loop] : shaped) forest.loops.push_back(loop);
-  // Innermost: the smallest loop containing the node.
-  std::vector<size_t> by_size(forest.loops.size());
-  for (size_t i = 0; i < by_size.size(); ++i) by_size[i] = i;
-  std::sort(by_size.begin(), by_size.end(), [&](size_t a, size_t b) {
-    return forest.loops[a].blocks.size() > forest.loops[b].blocks.size();
-  });
-  for (size_t i : by_size) {
-    for (uint32_t n : forest.loops[i].blocks) forest.innermost[n] = static_cast<int>(i);
-  }
   return forest;
 }
 

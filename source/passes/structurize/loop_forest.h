@@ -41,8 +41,7 @@ struct ShapedLoop {
 };
 
 struct LoopForest {
-  std::vector<ShapedLoop> loops;
-  std::vector<int> innermost;  // per node: the innermost loop's index, or -1
+  std::vector<ShapedLoop> loops;  // by header
 };
 
 // Each dispatch block reads a Function variable of its own, which every edge

@@ -97,8 +97,6 @@ class Emitter {
       }
     }
     rpo_ = analysis::ReversePostOrder(forward.successors, 0);
-    rpo_index_.assign(size, kNone);
-    for (uint32_t i = 0; i < rpo_.size(); ++i) rpo_index_[rpo_[i]] = i;
     analysis::DominatorTree dominators(forward, false);
     std::vector<uint32_t> parent(size, kNone);
     for (uint32_t n : rpo_) {
@@ -343,7 +341,7 @@ class Emitter {
     const uint32_t next = Placeholder(ys[k]);
     pending_[next].insert(rest.begin(), rest.end());
     order_.push_back(guard);
-    const uint32_t hit = Hit(guard, y, arrives);
+    const uint32_t hit = LoadGuard(guard, y, arrives, true).hit;
     graph_->Add(guard, spv::Op::OpBranchConditional, 0, 0, {hit, graph_->label(y), next});
     graph_->AddSelectionMerge(guard, next);
     Frame frame{Frame::kSelection};
@@ -355,24 +353,29 @@ class Emitter {
     return ok;
   }
 
-  // In |guard|: loads the cascade into |value_| and returns "no cascade, or
-  // one that ends at |y|"; resets the variable when it ends there.
-  uint32_t Hit(uint32_t guard, uint32_t y, bool arrives, bool reset_here = true) {
-    const uint32_t bool_type = graph_->BoolType(), uint_type = graph_->UintType();
-    value_ = graph_->TakeId();
-    graph_->Add(guard, spv::Op::OpLoad, uint_type, value_, {CascadeVariable()});
-    const uint32_t none = graph_->TakeId();
-    graph_->Add(guard, spv::Op::OpIEqual, bool_type, none, {value_, graph_->UintConstant(0)});
-    if (!arrives) return none;
-    const uint32_t here = graph_->TakeId(), hit = graph_->TakeId();
-    graph_->Add(guard, spv::Op::OpIEqual, bool_type, here,
-                {value_, graph_->UintConstant(graph_->label(y))});
-    graph_->Add(guard, spv::Op::OpLogicalOr, bool_type, hit, {none, here});
-    if (!reset_here) return hit;
-    const uint32_t reset = graph_->TakeId();
-    graph_->Add(guard, spv::Op::OpSelect, uint_type, reset, {hit, graph_->UintConstant(0), value_});
-    graph_->Add(guard, spv::Op::OpStore, 0, 0, {CascadeVariable(), reset});
-    return hit;
+  // The cascade as |guard| sees it: its value, and (unless |y| is kNone: a
+  // block that only dispatches) "no cascade, or one that ends at |y|" (only
+  // "no cascade" unless |arrives|). With |reset|, the variable is cleared
+  // where the cascade ends.
+  struct GuardTest {
+    uint32_t value = 0;
+    uint32_t hit = 0;
+  };
+  GuardTest LoadGuard(uint32_t guard, uint32_t y, bool arrives, bool reset) {
+    GuardTest test;
+    test.value = graph_->TakeId();
+    graph_->Add(guard, spv::Op::OpLoad, graph_->UintType(), test.value, {CascadeVariable()});
+    if (y == kNone) return test;
+    std::vector<uint32_t> ending{0};
+    if (arrives) ending.push_back(graph_->label(y));
+    test.hit = graph_->AddIsOneOf(guard, test.value, ending);
+    if (arrives && reset) {
+      const uint32_t cleared = graph_->TakeId();
+      graph_->Add(guard, spv::Op::OpSelect, graph_->UintType(), cleared,
+                  {test.hit, graph_->UintConstant(0), test.value});
+      graph_->Add(guard, spv::Op::OpStore, 0, 0, {CascadeVariable(), cleared});
+    }
+    return test;
   }
 
   // |block| sends every cascade in |targets| on (from the current position)
@@ -383,15 +386,9 @@ class Emitter {
       graph_->Add(block, spv::Op::OpUnreachable, 0, 0, {});
       return true;
     }
-    const uint32_t bool_type = graph_->BoolType(), uint_type = graph_->UintType();
-    uint32_t hit = 0;
-    if (normal != kNone) {
-      hit = Hit(block, normal, true, false);
-    } else {
-      value_ = graph_->TakeId();
-      graph_->Add(block, spv::Op::OpLoad, uint_type, value_, {CascadeVariable()});
-    }
-    const uint32_t value = value_;
+    // The normal path's test is "hit"; a pure dispatch block only loads.
+    const GuardTest test = LoadGuard(block, normal, normal != kNone, false);
+    const uint32_t value = test.value, hit = test.hit;
     // Group the targets by hop; a cascade passing on keeps its value.
     std::map<uint32_t, std::vector<uint32_t>> by_hop;
     std::set<uint32_t> passing;
@@ -407,28 +404,17 @@ class Emitter {
         unseen = hop.label;
       }
     }
-    auto any_of = [&](uint32_t node, const std::vector<uint32_t>& ids) {
-      uint32_t result = 0;
-      for (uint32_t target : ids) {
-        const uint32_t is = graph_->TakeId();
-        graph_->Add(node, spv::Op::OpIEqual, bool_type, is,
-                    {value, graph_->UintConstant(graph_->label(target))});
-        if (result == 0) {
-          result = is;
-        } else {
-          const uint32_t both = graph_->TakeId();
-          graph_->Add(node, spv::Op::OpLogicalOr, bool_type, both, {result, is});
-          result = both;
-        }
-      }
-      return result;
+    auto any_of = [&](uint32_t node, const std::vector<uint32_t>& targets) {
+      std::vector<uint32_t> labels;
+      for (uint32_t target : targets) labels.push_back(graph_->label(target));
+      return graph_->AddIsOneOf(node, value, labels);
     };
     // Keep the cascade for targets passing on, clear it otherwise.
     const uint32_t keep = passing.empty() ? 0 : any_of(block, {passing.begin(), passing.end()});
     uint32_t stored = graph_->UintConstant(0);
     if (keep != 0) {
       stored = graph_->TakeId();
-      graph_->Add(block, spv::Op::OpSelect, uint_type, stored,
+      graph_->Add(block, spv::Op::OpSelect, graph_->UintType(), stored,
                   {keep, value, graph_->UintConstant(0)});
     }
     graph_->Add(block, spv::Op::OpStore, 0, 0, {CascadeVariable(), stored});
@@ -495,7 +481,7 @@ class Emitter {
   std::map<uint32_t, int> loop_of_header_;
   std::set<uint32_t> continue_targets_;
   std::vector<std::set<uint32_t>> forward_preds_;
-  std::vector<uint32_t> rpo_, rpo_index_;
+  std::vector<uint32_t> rpo_;
   std::vector<std::vector<uint32_t>> kids_, followers_;
   std::vector<char> arm_;
   std::vector<Frame> stack_;
@@ -505,7 +491,6 @@ class Emitter {
   std::map<uint32_t, uint32_t> resolved_;           // placeholder label -> real label
   std::map<uint32_t, std::set<uint32_t>> pending_;  // guard label -> cascade targets arriving
   uint32_t cascade_ = 0;
-  uint32_t value_ = 0;
 };
 
 }  // namespace
