@@ -41,6 +41,24 @@ if(NOT DEFINED SPIRV-Headers_SOURCE_DIR)
   set(SPIRV-Headers_SOURCE_DIR "/usr")
 endif()
 
+# The grammar SPIRV-Tools generates its tables from, with the enumerants the
+# pinned headers lack (MaximallyReconvergesKHR: without it SPIRV-Tools 2023.1
+# cannot even parse such a module). Only the overlay's tables change; the
+# C/C++ headers are copies. See cmake/spirv_grammar_overlay.py.
+find_package(Python3 REQUIRED COMPONENTS Interpreter)
+set(SPIRV_CONV_HEADERS_OVERLAY "${PROJECT_BINARY_DIR}/spirv-headers-overlay")
+execute_process(
+  COMMAND "${Python3_EXECUTABLE}" "${PROJECT_SOURCE_DIR}/cmake/spirv_grammar_overlay.py"
+          "${SPIRV-Headers_SOURCE_DIR}/include" "${SPIRV_CONV_HEADERS_OVERLAY}/include"
+  RESULT_VARIABLE _overlay_result)
+if(NOT _overlay_result EQUAL 0)
+  message(FATAL_ERROR "cmake/spirv_grammar_overlay.py failed on ${SPIRV-Headers_SOURCE_DIR}/include")
+endif()
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
+             "${PROJECT_SOURCE_DIR}/cmake/spirv_grammar_overlay.py"
+             "${SPIRV-Headers_SOURCE_DIR}/include/spirv/unified1/spirv.core.grammar.json")
+set(SPIRV-Headers_SOURCE_DIR "${SPIRV_CONV_HEADERS_OVERLAY}")
+
 # Subproject settings: normal variables, honoured by option() (CMP0077).
 # A function scope keeps them (and the forced Release build type) away from
 # the rest of the project.

@@ -6,16 +6,14 @@
 #include <algorithm>
 #include <set>
 
+#include "io/maximal_reconvergence.h"
+
 namespace spirv_conv {
 namespace analysis {
 
 using spvtools::opt::Instruction;
 
 namespace {
-
-// SPV_KHR_maximal_reconvergence's execution mode; SPIRV-Tools 2023.1's
-// headers predate it (../shared/reference/known-traps.md).
-constexpr uint32_t kMaximallyReconvergesKHR = 6023;
 
 bool ComputesDerivatives(spv::ExecutionModel model, const std::set<uint32_t>& modes) {
   if (model == spv::ExecutionModel::Fragment) return true;
@@ -57,7 +55,7 @@ CallGraph::CallGraph(spvtools::opt::IRContext& context) : context_(context) {
     const uint32_t function = entry.GetSingleWordInOperand(1);
     const std::set<uint32_t>& entry_modes = modes[function];
     const bool derivatives = ComputesDerivatives(model, entry_modes);
-    const bool maximal = entry_modes.count(kMaximallyReconvergesKHR) != 0;
+    const bool maximal = entry_modes.count(io::kMaximallyReconvergesKHR) != 0;
     // Every function this entry point reaches.
     std::vector<uint32_t> work{function};
     std::set<uint32_t> seen{function};

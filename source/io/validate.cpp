@@ -3,6 +3,9 @@
 
 #include "spirv_conv/validate.h"
 
+#include <string>
+
+#include "io/maximal_reconvergence.h"
 #include "io/message_capture.h"
 #include "spirv-tools/libspirv.hpp"
 #include "spirv_conv/target_env.h"
@@ -31,10 +34,15 @@ Status ValidateSpirv(const std::vector<uint32_t>& words, spv_target_env env,
   spvtools::SpirvTools tools(env);
   io::MessageCapture errors;
   tools.SetMessageConsumer(errors.Consumer());
-  if (tools.Validate(words.data(), words.size(), ToValidatorOptions(flags))) return Ok{};
-  return MakeError(failure_code, name,
-                   "invalid SPIR-V for " + TargetEnvName(env) + ": " +
-                       errors.First("rejected by the validator"));
+  std::string reason;
+  if (!tools.Validate(words.data(), words.size(), ToValidatorOptions(flags))) {
+    reason = errors.First("rejected by the validator");
+  } else {
+    // Rules spirv-val 2023.1 does not know (io/maximal_reconvergence.h).
+    reason = io::FindMaximalReconvergenceViolation(words, env);
+  }
+  if (reason.empty()) return Ok{};
+  return MakeError(failure_code, name, "invalid SPIR-V for " + TargetEnvName(env) + ": " + reason);
 }
 
 }  // namespace spirv_conv

@@ -3,6 +3,8 @@
 
 #include "spirv_conv/validate.h"
 
+#include <string>
+
 #include "test/test_util.h"
 
 namespace spirv_conv {
@@ -64,6 +66,130 @@ OpFunctionEnd
   scalar.scalar_block_layout = true;
   EXPECT_TRUE(
       ValidateSpirv(binary.words, SPV_ENV_VULKAN_1_0, scalar, "s", ExitCode::kFindings).ok());
+}
+
+// SPV_KHR_maximal_reconvergence (the grammar overlay lets SPIRV-Tools 2023.1
+// parse the mode; its rules are spirv-conv's own, io/maximal_reconvergence.h).
+// |mode| goes after LocalSize; |body| is main's code after its first label,
+// with %c (a bool) and %zero (an int) in scope; |functions| follow main.
+std::string MaximalModule(const std::string& mode, const std::string& body,
+                          const std::string& functions = "") {
+  const std::string text = body + functions;
+  std::string names = "OpName %main \"main\"\n";
+  for (const char* name : {"join", "f", "f_join"}) {
+    if (text.find("%" + std::string(name) + " = ") != std::string::npos) {
+      names += "OpName %" + std::string(name) + " \"" + name + "\"\n";
+    }
+  }
+  return R"(; Version: 1.3
+OpCapability Shader
+OpExtension "SPV_KHR_maximal_reconvergence"
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main"
+OpExecutionMode %main LocalSize 1 1 1
+)" + mode +
+         "\n" + names + R"(%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%bool = OpTypeBool
+%int = OpTypeInt 32 1
+%c = OpConstantTrue %bool
+%zero = OpConstant %int 0
+%main = OpFunction %void None %fn
+%entry = OpLabel
+)" + body +
+         "OpFunctionEnd\n" + functions;
+}
+
+constexpr const char* kMode = "OpExecutionMode %main MaximallyReconvergesKHR";
+
+// if (c) {} else {} with both arms meeting at %<p>join before the merge: valid
+// structured SPIR-V, but %<p>join is a join the extension forbids. |p|
+// prefixes the labels so that two functions can hold this code.
+std::string JoinBeforeMerge(const std::string& p) {
+  return "OpSelectionMerge %" + p + "m None\nOpBranchConditional %c %" + p + "a %" + p + "b\n%" +
+         p + "a = OpLabel\nOpBranch %" + p + "join\n%" + p + "b = OpLabel\nOpBranch %" + p +
+         "join\n%" + p + "join = OpLabel\nOpBranch %" + p + "m\n%" + p + "m = OpLabel\nOpReturn\n";
+}
+
+Status ValidateText(const std::string& text) {
+  const SpirvBinary binary = test::MustAssemble(text);
+  return ValidateSpirv(binary.words, SPV_ENV_VULKAN_1_1, {}, "m.spv", ExitCode::kBadInput);
+}
+
+TEST(ValidateMaximalReconvergence, TheModeParsesAndJoinsAtMergesAndLoopsAreValid) {
+  // Joins at a selection merge, a loop header (back edge), a continue target
+  // reached by two continues, and a loop merge reached by two breaks.
+  const Status status = ValidateText(MaximalModule(kMode, R"(OpBranch %h
+%h = OpLabel
+OpLoopMerge %lm %cont None
+OpBranch %body
+%body = OpLabel
+OpSelectionMerge %sm None
+OpBranchConditional %c %t %f_
+%t = OpLabel
+OpBranchConditional %c %lm %cont
+%f_ = OpLabel
+OpBranchConditional %c %lm %sm
+%sm = OpLabel
+OpBranch %cont
+%cont = OpLabel
+OpBranch %h
+%lm = OpLabel
+OpReturn
+)"));
+  EXPECT_TRUE(status.ok()) << status.error().message;
+}
+
+TEST(ValidateMaximalReconvergence, AJoinThatIsNoMergeIsRejectedOnlyUnderTheMode) {
+  EXPECT_TRUE(ValidateText(MaximalModule("", JoinBeforeMerge(""))).ok());
+  const Status status = ValidateText(MaximalModule(kMode, JoinBeforeMerge("")));
+  ASSERT_FALSE(status.ok());
+  EXPECT_EQ(status.error().code, ExitCode::kBadInput);
+  const std::string& message = status.error().message;
+  EXPECT_EQ(message.rfind("m.spv: invalid SPIR-V for vulkan1.1: in function %main", 0), 0u)
+      << message;
+  EXPECT_NE(message.find("block %join"), std::string::npos) << message;
+  EXPECT_NE(message.find("2 predecessors"), std::string::npos) << message;
+}
+
+TEST(ValidateMaximalReconvergence, EqualTrueAndFalseLabelsAreRejected) {
+  const std::string body = R"(OpSelectionMerge %m None
+OpBranchConditional %c %m %m
+%m = OpLabel
+OpReturn
+)";
+  EXPECT_TRUE(ValidateText(MaximalModule("", body)).ok());
+  const Status status = ValidateText(MaximalModule(kMode, body));
+  ASSERT_FALSE(status.ok());
+  EXPECT_NE(status.error().message.find("True Label and False Label"), std::string::npos)
+      << status.error().message;
+}
+
+TEST(ValidateMaximalReconvergence, SwitchTargetsMayJoinAndCalleesAreChecked) {
+  // A case falling through to the default: the default is a switch target,
+  // so its two predecessors are allowed. The callee %f has a join that is no
+  // merge, and main executes it.
+  const std::string callee =
+      "%f = OpFunction %void None %fn\n%fe = OpLabel\n" + JoinBeforeMerge("f_") + "OpFunctionEnd\n";
+  const std::string switch_code = R"(OpSelectionMerge %m None
+OpSwitch %zero %d 1 %one
+%one = OpLabel
+OpBranch %d
+%d = OpLabel
+OpBranch %m
+%m = OpLabel
+OpReturn
+)";
+  const Status with_call =
+      ValidateText(MaximalModule(kMode, "%r = OpFunctionCall %void %f\n" + switch_code, callee));
+  ASSERT_FALSE(with_call.ok());
+  EXPECT_NE(with_call.error().message.find("in function %f"), std::string::npos)
+      << with_call.error().message;
+  EXPECT_NE(with_call.error().message.find("block %f_join"), std::string::npos)
+      << with_call.error().message;
+  // Not called, %f is not executed under the mode; main alone is valid.
+  const Status alone = ValidateText(MaximalModule(kMode, switch_code, callee));
+  EXPECT_TRUE(alone.ok()) << alone.error().message;
 }
 
 }  // namespace

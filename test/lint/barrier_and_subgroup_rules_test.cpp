@@ -98,6 +98,20 @@ TEST(SubgroupOpRuleTest, BallotInDivergentControlFlowIsAWarning) {
                  {{kSubgroupRule, Severity::kWarning, "%lane_ballot = OpGroupNonUniformBallot"}});
 }
 
+TEST(SubgroupOpRuleTest, NotReportedUnderMaximallyReconvergesKHR) {
+  // With SPV_KHR_maximal_reconvergence the active set at the ballot is
+  // defined (the invocations that took the branch together), so the shader
+  // asks for it on purpose (docs/rules/subgroup-op-divergent-cf.md). The
+  // barrier rule is not affected.
+  Shader shader = ComputeBranches("%lane_ballot = OpGroupNonUniformBallot %v4uint %uint_3 %true\n" +
+                                      std::string(kWorkgroupBarrier),
+                                  "");
+  shader.capabilities =
+      std::string(kBallotCapabilities) + "OpExtension \"SPV_KHR_maximal_reconvergence\"\n";
+  shader.modes = "OpExecutionMode %main MaximallyReconvergesKHR\n";
+  ExpectFindings(LintShader(shader), {{kBarrierRule, Severity::kError, "OpControlBarrier"}});
+}
+
 TEST(SubgroupOpRuleTest, PureBallotFunctionsAreNotReported) {
   // BallotBitCount of a ballot value does not depend on the active set.
   Shader shader = ComputeBranches(

@@ -18,7 +18,9 @@ expected result; `spirv-conv opt gen.spvasm --structurize -o out.spv` must
 give a module the real spirv-val accepts (--target-env vulkan1.1) that
 computes the same output buffer word for word under --model maximal and
 --model ipdom, for 3 seeded argument sets per CFG (1 or 2 workgroups of 64,
-subgroups of 8 or 32).
+subgroups of 8 or 32). Odd seeds structurize the module declaring
+MaximallyReconvergesKHR: its output must also pass `spirv-conv validate` (the
+extension's rules) and, without the mode, the Debian spirv-val.
 
 shaders: every compute shader of --shaders with a vk_runner job (as
 test/reconvergence/crosscheck_test.py finds them) loses its OpSelectionMerge
@@ -191,6 +193,51 @@ class Tools:
     def structurize_cmd(self, src, out):
         return [self.spirv_conv, "opt", src] + self.opt_args + ["-o", out]
 
+    def validate_output(self, spv, work_dir, maximal):
+        """(problem or None, commands run). The Debian spirv-val checks the
+        output; a |maximal| one, declaring MaximallyReconvergesKHR (which that
+        spirv-val cannot parse), is checked by `spirv-conv validate` (spirv-val with the
+        mode known, plus the extension's rules) and, without the mode line,
+        by the Debian spirv-val."""
+        commands = []
+        if not maximal:
+            val = [self.spirv_val, "--target-env", "vulkan1.1", spv]
+            code, out, err = self.run(val)
+            return (err + out if code != 0 else None), [val]
+        own = [self.spirv_conv, "validate", "-q", "--target-env", "vulkan1.1", spv]
+        commands.append(own)
+        code, out, err = self.run(own)
+        if code != 0:
+            return err + out, commands
+        dis = [self.spirv_conv, "dis", spv]
+        commands.append(dis)
+        code, text, err = self.run(dis)
+        if code != 0:
+            return "spirv-conv dis: " + err, commands
+        stripped = os.path.join(work_dir, "out-without-mode.spvasm")
+        with open(stripped, "w") as fh:
+            fh.write("".join(line + "\n" for line in text.splitlines()
+                             if "MaximallyReconvergesKHR" not in line
+                             and "SPV_KHR_maximal_reconvergence" not in line))
+        binary = stripped[:-len(".spvasm")] + ".spv"
+        for cmd in ([self.spirv_as, "--target-env", "spv1.3", stripped, "-o", binary],
+                    [self.spirv_val, "--target-env", "vulkan1.1", binary]):
+            commands.append(cmd)
+            code, out, err = self.run(cmd)
+            if code != 0:
+                return err + out, commands
+        return None, commands
+
+
+def with_maximal_reconvergence(spvasm):
+    """|spvasm| (one GLCompute entry point %main) declaring the mode."""
+    lines = spvasm.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("OpMemoryModel"))
+    lines.insert(at, 'OpExtension "SPV_KHR_maximal_reconvergence"')
+    at = next(i for i, line in enumerate(lines) if line.startswith("OpExecutionMode %main"))
+    lines.insert(at + 1, "OpExecutionMode %main MaximallyReconvergesKHR")
+    return "\n".join(lines) + "\n"
+
 
 def structurizer_missing(spirv_conv):
     """None when `spirv-conv opt --structurize` exists, else why not."""
@@ -301,16 +348,22 @@ def check_seed(seed, opts):
     if opts.generator_only:
         return res
 
+    # Odd seeds declare MaximallyReconvergesKHR: the output must also keep
+    # SPV_KHR_maximal_reconvergence's rules (docs/maximal-reconvergence.md).
+    src = gen
+    if seed % 2 == 1:
+        src = os.path.join(d, "gen-maximal.spvasm")
+        with open(gen) as fh, open(src, "w") as out_fh:
+            out_fh.write(with_maximal_reconvergence(fh.read()))
     out_spv = os.path.join(d, "out.spv")
-    scmd = tools.structurize_cmd(gen, out_spv)
+    scmd = tools.structurize_cmd(src, out_spv)
     code, out, err = tools.run(scmd)
     if code != 0 or not os.path.exists(out_spv):
         fail("structurize error", "exit %s: %s%s" % (code, err, out), [gen_cmd, scmd])
         return res
-    val = [tools.spirv_val, "--target-env", "vulkan1.1", out_spv]
-    code, out, err = tools.run(val)
-    if code != 0:
-        fail("invalid output", err + out, [gen_cmd, scmd, val])
+    problem, commands = tools.validate_output(out_spv, d, maximal=src != gen)
+    if problem:
+        fail("invalid output", problem, [gen_cmd, scmd] + commands)
         return res
     after = count_binary(out_spv)
     res["after"] = after[0] if after else None
