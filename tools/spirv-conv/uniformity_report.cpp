@@ -9,6 +9,8 @@
 #include <unordered_map>
 
 #include "analysis/convergence_classes.h"
+#include "analysis/module_index.h"
+#include "lint/disassembly.h"
 #include "lint/source_files.h"
 #include "nlohmann/json.hpp"
 #include "source/opcode.h"
@@ -88,8 +90,10 @@ bool HasFunction(IRContext& context, const std::string& function_name) {
 std::string UniformityText(IRContext& context, const UniformityInfo& info,
                            const std::string& function_name) {
   const auto names = Names(context);
-  const uint32_t print_options =
-      SPV_BINARY_TO_TEXT_OPTION_FRIENDLY_NAMES | SPV_BINARY_TO_TEXT_OPTION_NO_HEADER;
+  // spirv-dis' text with friendly names, names computed once (PrettyPrint
+  // serializes the whole module on every call: quadratic over a report).
+  const analysis::ModuleIndex index(&context);
+  const lint::Disassembly disassembly(context, index);
   std::ostringstream out;
   for (Function& function : *context.module()) {
     if (!Matches(function, names, function_name)) continue;
@@ -121,7 +125,7 @@ std::string UniformityText(IRContext& context, const UniformityInfo& info,
                  [](const UniformityCycle& c) { return c.divergent_exit; });
     function.ForEachParam([&](const Instruction* param) {
       out << "  PARAMETER " << Prefix(info.ValueLevel(param->result_id()))
-          << param->PrettyPrint(print_options) << "\n";
+          << disassembly.Text(*param) << "\n";
     });
     for (auto& block : function) {
       out << "\nBLOCK " << Label(block.id(), names);
@@ -135,14 +139,14 @@ std::string UniformityText(IRContext& context, const UniformityInfo& info,
         }
         const Uniformity level =
             inst.HasResultId() ? info.ValueLevel(inst.result_id()) : Uniformity::kUniform;
-        out << "  " << Prefix(level) << inst.PrettyPrint(print_options) << "\n";
+        out << "  " << Prefix(level) << disassembly.Text(inst) << "\n";
       }
       out << "TERMINATORS\n";
       const Uniformity branch = info.BranchLevel(block.id());
       for (Instruction& inst : block) {
         if (inst.IsBlockTerminator() || inst.opcode() == spv::Op::OpSelectionMerge ||
             inst.opcode() == spv::Op::OpLoopMerge) {
-          out << "  " << Prefix(branch) << inst.PrettyPrint(print_options) << "\n";
+          out << "  " << Prefix(branch) << disassembly.Text(inst) << "\n";
         }
       }
       out << "END BLOCK\n";
