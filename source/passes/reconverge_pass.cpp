@@ -90,6 +90,8 @@ class Reconverger {
       exit->AddInstruction(std::make_unique<Instruction>(context_, spv::Op::OpReturn, 0, 0,
                                                          Instruction::OperandList{}));
     }
+    // The shared return stands in for the first one (its source location).
+    exit->tail()->UpdateDebugInfoFrom(&*returns[0]->tail());
     exit->SetParent(function);
     BasicBlock* placed = &*function->end().InsertBefore(std::move(exit));
     ++stats_->unified_exits;

@@ -8,11 +8,19 @@
 // two subgroups of 8. Each case also checks a few output words computed by
 // hand from the input program, so a run that is wrong in both modules fails.
 
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gtest/gtest.h"
 #include "sim/sim_test_util.h"
+#include "source/opt/constants.h"
+#include "source/opt/ir_context.h"
+#include "spirv_conv/ir.h"
 #include "spirv_conv/load.h"
 #include "spirv_conv/pipeline.h"
 
@@ -70,11 +78,11 @@ size_t CountBlocks(const SpirvBinary& binary) {
   return labels;
 }
 
-// Structurizes |body|, checks the output against the input on the simulator
-// and returns it.
-Outcome Structurize(const std::string& body) {
+// Structurizes |body| (after |prefix|), checks the output against the input
+// on the simulator and returns it.
+Outcome Structurize(const std::string& body, const std::string& prefix = kPrefix) {
   Outcome outcome;
-  const SpirvBinary input = test::MustLoad("case.spvasm", std::string(kPrefix) + body);
+  const SpirvBinary input = test::MustLoad("case.spvasm", prefix + body);
   Expected<SpirvBinary> output = StructurizeBinary(input, ValidatorFlags(), false, &outcome.stats);
   EXPECT_TRUE(output) << output.error().message;
   if (!output) return outcome;
@@ -95,10 +103,54 @@ Outcome Structurize(const std::string& body) {
   return outcome;
 }
 
+// Source locations, as SPIRV-Tools' IR loader attaches them: every
+// instruction carries the OpLine or DebugLine in effect before it.
+using Location = std::pair<uint32_t, uint32_t>;  // (OpString or DebugSource, line)
+
+// |inst|'s location; line 0 when it has none (or OpNoLine, DebugNoLine).
+Location LocationOf(spvtools::opt::IRContext& context, const spvtools::opt::Instruction& inst) {
+  if (inst.dbg_line_insts().empty() || !inst.dbg_line_insts().back().IsLine()) return {0, 0};
+  const spvtools::opt::Instruction& line = inst.dbg_line_insts().back();
+  if (line.opcode() == spv::Op::OpLine) {
+    return {line.GetSingleWordInOperand(0), line.GetSingleWordInOperand(1)};
+  }
+  // DebugLine: set, instruction, Source, Line Start (a constant id), ...
+  const auto* start =
+      context.get_constant_mgr()->FindDeclaredConstant(line.GetSingleWordInOperand(3));
+  return {line.GetSingleWordInOperand(2), start != nullptr ? start->GetU32() : 0};
+}
+
+struct Locations {
+  std::set<Location> all;  // of the instructions of function bodies
+  // The terminator's line of each block the structurizer added (label id at
+  // or above the input's id bound), in layout order.
+  std::vector<std::pair<uint32_t, uint32_t>> new_blocks;  // (label, line)
+};
+
+Locations LocationsOf(const SpirvBinary& binary, uint32_t input_bound) {
+  Locations result;
+  auto context = BuildIrContext(binary);
+  EXPECT_TRUE(context.ok());
+  if (!context.ok()) return result;
+  for (spvtools::opt::Function& function : *(*context)->module()) {
+    for (spvtools::opt::BasicBlock& block : function) {
+      block.ForEachInst([&](spvtools::opt::Instruction* inst) {
+        const Location location = LocationOf(**context, *inst);
+        if (location.second != 0) result.all.insert(location);
+      });
+      if (block.id() >= input_bound) {
+        result.new_blocks.emplace_back(block.id(),
+                                       LocationOf(**context, *block.terminator()).second);
+      }
+    }
+  }
+  return result;
+}
+
 // Blocks A and B form a cycle entered at both: irreducible.
 //   even tid -> A, odd -> B; A: i+1, acc*3, to B while i < 5;
 //   B: i+2, acc+7, to A while i < tid.
-TEST(StructurizeTest, IrreducibleCycleGetsOneDispatchHeader) {
+TEST(StructurizeTest, IrreducibleCycleBecomesReducible) {
   const Outcome o = Structurize(R"(
 %main = OpFunction %void None %fn
 %entry = OpLabel
@@ -363,6 +415,142 @@ OpFunctionEnd
   EXPECT_EQ(o.words[3], 12u);  // 3 * 3, + 0 + 1 + 2
 }
 
+// Early returns from nested ifs that all end in one exit block (what
+// --reconverge makes of them), with OpLine on every statement as glslang -g
+// writes it: the returns at lines 13, 18 and 22 become cascades through
+// guard blocks, and each guard carries the line of the return it carries
+// out. No line of the input is lost, none is invented.
+TEST(StructurizeTest, DebugLinesFollowTheBranchesTheyStandFor) {
+  std::string prefix = kPrefix;
+  prefix.insert(prefix.find("OpDecorate %lid"), "%src = OpString \"returns.comp\"\n");
+  const std::string body = R"(
+%main = OpFunction %void None %fn
+%entry = OpLabel
+OpLine %src 7 0
+%tid = OpLoad %uint %lid
+%p = OpAccessChain %ptr_sb_uint %out %u0 %tid
+OpLine %src 9 0
+%m3 = OpUMod %uint %tid %u3
+%c1 = OpIEqual %bool %m3 %u0
+OpBranchConditional %c1 %A %E
+%A = OpLabel
+OpLine %src 10 0
+%x5 = OpIMul %uint %tid %u5
+OpLine %src 11 0
+%m2 = OpUMod %uint %tid %u2
+%c2 = OpIEqual %bool %m2 %u0
+OpBranchConditional %c2 %R1 %B
+%R1 = OpLabel
+OpLine %src 12 0
+%v1 = OpIAdd %uint %x5 %u1
+OpLine %src 13 0
+OpBranch %exit
+%B = OpLabel
+OpLine %src 15 0
+%x8 = OpIAdd %uint %x5 %u3
+OpLine %src 16 0
+%m5 = OpUMod %uint %tid %u5
+%c3 = OpIEqual %bool %m5 %u0
+OpBranchConditional %c3 %R2 %J
+%R2 = OpLabel
+OpLine %src 17 0
+%v2 = OpIAdd %uint %x8 %u2
+OpLine %src 18 0
+OpBranch %exit
+%E = OpLabel
+OpLine %src 20 0
+%m7 = OpUMod %uint %tid %u7
+%c4 = OpIEqual %bool %m7 %u1
+OpBranchConditional %c4 %R3 %J
+%R3 = OpLabel
+OpLine %src 21 0
+%v3 = OpIMul %uint %tid %u10
+OpLine %src 22 0
+OpBranch %exit
+%J = OpLabel
+%xj = OpPhi %uint %x8 %B %tid %E
+OpLine %src 24 0
+%v4 = OpIAdd %uint %xj %u100
+OpBranch %exit
+%exit = OpLabel
+%v = OpPhi %uint %v1 %R1 %v2 %R2 %v3 %R3 %v4 %J
+OpLine %src 25 0
+OpStore %p %v
+OpReturn
+OpFunctionEnd
+)";
+  const Outcome o = Structurize(body, prefix);
+  ASSERT_EQ(o.words.size(), 64u);
+  EXPECT_EQ(o.words[0], 1u);    // A, R1: 0 * 5 + 1
+  EXPECT_EQ(o.words[1], 10u);   // E, R3: 1 * 10
+  EXPECT_EQ(o.words[2], 102u);  // E, J: 2 + 100
+  EXPECT_EQ(o.words[3], 118u);  // A, B, J: 3 * 5 + 3 + 100
+  EXPECT_EQ(o.words[15], 80u);  // A, B, R2: 15 * 5 + 3 + 2
+
+  const SpirvBinary input = test::MustLoad("case.spvasm", prefix + body);
+  const Locations before = LocationsOf(input, input.words[3]);
+  const Locations after = LocationsOf(o.output, input.words[3]);
+  EXPECT_EQ(before.all, after.all);
+  // Two guards. The entry's selection (merge J) is laid out with its arms E
+  // then A. A's arms R1 and B make a selection whose merge is B, reached
+  // from R1 only through a guard: R1's return (line 13) stores the exit and
+  // branches to it. That cascade goes on to the entry's merge, which also
+  // gets the ones of R3 (line 22, E is emitted first) and R2 (line 18); its
+  // guard tests for J's normal arrivals and carries the first one's line.
+  std::vector<uint32_t> guard_lines;
+  for (const auto& [label, line] : after.new_blocks) guard_lines.push_back(line);
+  EXPECT_EQ(guard_lines, (std::vector<uint32_t>{13, 22}));
+}
+
+// shaders/reconverge/nested_returns.comp compiled by glslang with -g (in
+// process) and with -gVS (NonSemantic.Shader.DebugInfo.100, by
+// glslangValidator when it is installed), through --reconverge: the output
+// validates (ReconvergeBinary checks it) and computes what the input does,
+// the structurizer's guard blocks carry the lines of the returns they carry
+// out, and the output has no line the input lacks.
+TEST(StructurizeTest, GlslangDebugInfoSurvivesReconverge) {
+  const std::string source =
+      std::string(SPIRV_CONV_TEST_DATA_DIR) + "/../../shaders/reconverge/nested_returns.comp";
+  auto check = [](const SpirvBinary& input, const char* form) {
+    SCOPED_TRACE(form);
+    Expected<SpirvBinary> output = ReconvergeBinary(input, ValidatorFlags(), false);
+    ASSERT_TRUE(output) << output.error().message;
+    const sim::Buffer out = test::Zeros(0, 64);
+    Expected<sim::RunResult> before =
+        test::RunBinary(input, {out}, test::Options(sim::Model::kMaximal));
+    Expected<sim::RunResult> after =
+        test::RunBinary(*output, {out}, test::Options(sim::Model::kMaximal));
+    ASSERT_TRUE(before && after);
+    EXPECT_EQ(test::WordsOf(*before, 0), test::WordsOf(*after, 0));
+    const Locations in = LocationsOf(input, input.words[3]);
+    const Locations out_locations = LocationsOf(*output, input.words[3]);
+    for (const Location& location : out_locations.all)
+      EXPECT_TRUE(in.all.count(location)) << location.second;
+    std::vector<uint32_t> lines;
+    for (const auto& [label, line] : out_locations.new_blocks) lines.push_back(line);
+    // The guards after `else if (i % 7u == 1u)` (its return at line 22),
+    // `if (i % 2u == 0u)` (13) and `if (i % 5u == 0u)` (18), then the outer
+    // if's merge (first reached by the cascade of line 22); last the exit
+    // block --reconverge adds for the returns, whose OpReturn stands in for
+    // the first return of the function's block order (line 13).
+    EXPECT_EQ(lines, (std::vector<uint32_t>{22, 13, 18, 22, 13}));
+  };
+  LoadOptions with_lines;
+  with_lines.glsl.debug_info = true;
+  Expected<SpirvBinary> g = LoadSpirv(source, with_lines);
+  ASSERT_TRUE(g) << g.error().message;
+  check(*g, "-g");
+
+  const std::string spv = ::testing::TempDir() + "nested_returns_gVS.spv";
+  const std::string command = "glslangValidator -V --target-env vulkan1.2 -gVS -o '" + spv + "' '" +
+                              source + "' >/dev/null 2>&1";
+  if (std::system(command.c_str()) != 0) GTEST_SKIP() << "glslangValidator -gVS unavailable";
+  Expected<SpirvBinary> gvs = LoadSpirv(spv, LoadOptions());
+  std::remove(spv.c_str());
+  ASSERT_TRUE(gvs) << gvs.error().message;
+  check(*gvs, "-gVS");
+}
+
 // Input that breaks other rules than the structured ones is refused.
 TEST(StructurizeTest, OtherValidationErrorsAreRefused) {
   Expected<SpirvBinary> input = LoadSpirvFromBytes("bad.spvasm", std::string(kPrefix) + R"(
@@ -378,6 +566,150 @@ OpFunctionEnd
   ASSERT_FALSE(output);
   EXPECT_EQ(output.error().code, ExitCode::kBadInput);
   EXPECT_NE(output.error().message.find("bad.spvasm"), std::string::npos) << output.error().message;
+}
+
+// --- Node splitting of irreducible cycles (node_split.h) ---
+
+// The ring A <-> B entered at both, as above, but B is tiny: after DemoteSsa
+// it holds a load, an add, a store and its branch (5 with the label), less
+// than a dispatch block (2 + 4 entering edges + 3 per entry = 12). The edge
+// entry -> B gets a copy B' of B, which branches to A: A is the only entry.
+// Blocks: entry, B', A, B, exit; the loop A (header, merge exit) <- B
+// (continue target) needs no block of its own, and entry's selection merges
+// at A. With a dispatch block the same input takes 8.
+//   A: ia = 3 * i + 1, to B while ia < 100; B: i = j + 2.
+//   even tid: A first with i = tid; odd tid: B first with j = tid.
+TEST(StructurizeTest, IrreducibleCycleCopiesATinyEntry) {
+  const Outcome o = Structurize(R"(
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%tid = OpLoad %uint %lid
+%odd = OpBitwiseAnd %uint %tid %u1
+%even = OpIEqual %bool %odd %u0
+OpBranchConditional %even %A %B
+%A = OpLabel
+%i = OpPhi %uint %tid %entry %ib %B
+%i3 = OpIMul %uint %i %u3
+%ia = OpIAdd %uint %i3 %u1
+%more = OpULessThan %bool %ia %u100
+OpBranchConditional %more %B %exit
+%B = OpLabel
+%j = OpPhi %uint %tid %entry %ia %A
+%ib = OpIAdd %uint %j %u2
+OpBranch %A
+%exit = OpLabel
+%p = OpAccessChain %ptr_sb_uint %out %u0 %tid
+OpStore %p %ia
+OpReturn
+OpFunctionEnd
+)");
+  EXPECT_EQ(o.stats.irreducible_cycles, 1u);
+  EXPECT_EQ(CountBlocks(o.output), 5u);
+  ASSERT_EQ(o.words.size(), 64u);
+  // ia runs 3 * tid + 1 (even) or 3 * (tid + 2) + 1 (odd), then 3 * ia + 7.
+  EXPECT_EQ(o.words[0], 118u);   // 1, 10, 37, 118
+  EXPECT_EQ(o.words[1], 118u);   // 10, 37, 118
+  EXPECT_EQ(o.words[2], 280u);   // 7, 28, 91, 280
+  EXPECT_EQ(o.words[3], 172u);   // 16, 55, 172
+  EXPECT_EQ(o.words[4], 145u);   // 13, 46, 145
+  EXPECT_EQ(o.words[15], 163u);  // 52, 163
+}
+
+// The same ring with entries too large to copy: A and B each cost more than
+// the dispatch block (14 and 13 against 12), so the cycle gets one, as
+// without node splitting: entry, a loop header holding the selector's phi,
+// the dispatch, A, B, a continue target, exit.
+TEST(StructurizeTest, IrreducibleCycleWithLargeEntriesKeepsTheDispatch) {
+  const Outcome o = Structurize(R"(
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%tid = OpLoad %uint %lid
+%odd = OpBitwiseAnd %uint %tid %u1
+%even = OpIEqual %bool %odd %u0
+OpBranchConditional %even %A %B
+%A = OpLabel
+%i = OpPhi %uint %tid %entry %ib %B
+%a1 = OpIAdd %uint %i %u1
+%a2 = OpIAdd %uint %a1 %i
+%a3 = OpIAdd %uint %a2 %i
+%a4 = OpISub %uint %a3 %u0
+%a5 = OpIMul %uint %a4 %u1
+%a6 = OpIAdd %uint %a5 %u0
+%a7 = OpBitwiseOr %uint %a6 %u0
+%ia = OpBitwiseXor %uint %a7 %u0
+%more = OpULessThan %bool %ia %u100
+OpBranchConditional %more %B %exit
+%B = OpLabel
+%j = OpPhi %uint %tid %entry %ia %A
+%b1 = OpIAdd %uint %j %u1
+%b2 = OpIAdd %uint %b1 %u1
+%b3 = OpIMul %uint %b2 %u1
+%b4 = OpIAdd %uint %b3 %u0
+%b5 = OpBitwiseOr %uint %b4 %u0
+%b6 = OpBitwiseXor %uint %b5 %u0
+%b7 = OpISub %uint %b6 %u0
+%b8 = OpIMul %uint %b7 %u1
+%ib = OpBitwiseOr %uint %b8 %u0
+OpBranch %A
+%exit = OpLabel
+%p = OpAccessChain %ptr_sb_uint %out %u0 %tid
+OpStore %p %ia
+OpReturn
+OpFunctionEnd
+)");
+  EXPECT_EQ(o.stats.irreducible_cycles, 1u);
+  EXPECT_EQ(CountBlocks(o.output), 7u);
+  ASSERT_EQ(o.words.size(), 64u);
+  // The computation of the tiny-entry case, spelled out longer.
+  EXPECT_EQ(o.words[0], 118u);
+  EXPECT_EQ(o.words[3], 172u);
+  EXPECT_EQ(o.words[4], 145u);
+}
+
+// A tiny entry that holds a barrier is not copied: the copy would run it
+// with other invocations than the original. B (a load, the barrier, an add,
+// a store, its branch: 6) would be copied without the barrier; A is too
+// large (14, ia = i + 1 spelled out long). The dispatch is kept: 7 blocks as
+// above. Every invocation takes the same path (A first, B between the
+// iterations), so the barrier is reached in uniform control flow, before
+// and after.
+TEST(StructurizeTest, IrreducibleCycleWithABarrierEntryKeepsTheDispatch) {
+  const Outcome o = Structurize(R"(
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%tid = OpLoad %uint %lid
+%first = OpULessThan %bool %u1 %u2
+OpBranchConditional %first %A %B
+%A = OpLabel
+%i = OpPhi %uint %u0 %entry %ib %B
+%a1 = OpIAdd %uint %i %u1
+%a2 = OpISub %uint %a1 %u0
+%a3 = OpIMul %uint %a2 %u1
+%a4 = OpIAdd %uint %a3 %u0
+%a5 = OpBitwiseOr %uint %a4 %u0
+%a6 = OpBitwiseXor %uint %a5 %u0
+%a7 = OpIMul %uint %a6 %u1
+%ia = OpISub %uint %a7 %u0
+%more = OpULessThan %bool %ia %u5
+OpBranchConditional %more %B %exit
+%B = OpLabel
+%j = OpPhi %uint %u0 %entry %ia %A
+OpControlBarrier %u2 %u2 %u0
+%ib = OpIAdd %uint %j %u1
+OpBranch %A
+%exit = OpLabel
+%r = OpIAdd %uint %ia %tid
+%p = OpAccessChain %ptr_sb_uint %out %u0 %tid
+OpStore %p %r
+OpReturn
+OpFunctionEnd
+)");
+  EXPECT_EQ(o.stats.irreducible_cycles, 1u);
+  EXPECT_EQ(CountBlocks(o.output), 7u);
+  ASSERT_EQ(o.words.size(), 64u);
+  // ia: 1, (B) 3, (B) 5: out = 5 + tid.
+  EXPECT_EQ(o.words[0], 5u);
+  EXPECT_EQ(o.words[9], 14u);
 }
 
 }  // namespace

@@ -49,6 +49,24 @@ void ForEachTarget(Instruction* terminator, F f) {
 
 }  // namespace
 
+DebugLocation::DebugLocation(const Instruction* from) {
+  if (from == nullptr || (from->dbg_line_insts().empty() &&
+                          from->GetDebugScope().GetLexicalScope() == kNoDebugScope)) {
+    return;
+  }
+  // A plain copy: the carrier is never part of the module, so no analysis
+  // learns of it (ApplyTo makes the copies that are).
+  auto carrier = std::make_shared<Instruction>(from->context(), spv::Op::OpNop);
+  if (!from->dbg_line_insts().empty())
+    carrier->dbg_line_insts().push_back(from->dbg_line_insts().back());
+  carrier->SetDebugScope(from->GetDebugScope());
+  carrier_ = std::move(carrier);
+}
+
+void DebugLocation::ApplyTo(Instruction* to) const {
+  if (carrier_ != nullptr) to->UpdateDebugInfoFrom(carrier_.get());
+}
+
 BlockGraph::BlockGraph(spvtools::opt::IRContext* context, spvtools::opt::Function* function)
     : context_(context), function_(function) {
   for (auto it = function->begin(); it != function->end(); ++it) {
@@ -145,6 +163,7 @@ uint32_t BlockGraph::NewBlock() {
 Instruction* BlockGraph::Add(uint32_t node, spv::Op op, uint32_t type, uint32_t result,
                              std::initializer_list<uint32_t> ids) {
   blocks_[node]->AddInstruction(MakeInstruction(context_, op, type, result, ids));
+  location_.ApplyTo(&*blocks_[node]->tail());
   return &*blocks_[node]->tail();
 }
 
@@ -153,7 +172,9 @@ Instruction* BlockGraph::Insert(uint32_t node, spv::Op op, uint32_t type, uint32
   Instruction* before = Terminator(node);
   if (before == nullptr) return Add(node, op, type, result, ids);
   if (Instruction* merge = blocks_[node]->GetMergeInst()) before = merge;
-  return before->InsertBefore(MakeInstruction(context_, op, type, result, ids));
+  Instruction* inst = before->InsertBefore(MakeInstruction(context_, op, type, result, ids));
+  location_.ApplyTo(inst);
+  return inst;
 }
 
 void BlockGraph::AddBranch(uint32_t node, uint32_t target_node) {
@@ -167,16 +188,20 @@ void BlockGraph::AddBranchToLabel(uint32_t node, uint32_t target_label) {
 void BlockGraph::AddSelectionMerge(uint32_t node, uint32_t merge_label) {
   Instruction::OperandList operands{Operand(SPV_OPERAND_TYPE_ID, {merge_label}),
                                     Operand(SPV_OPERAND_TYPE_SELECTION_CONTROL, {0})};
-  Terminator(node)->InsertBefore(
+  Instruction* terminator = Terminator(node);
+  terminator->InsertBefore(
       std::make_unique<Instruction>(context_, spv::Op::OpSelectionMerge, 0, 0, operands));
+  DebugLocation(terminator).ApplyTo(terminator->PreviousNode());
 }
 
 void BlockGraph::AddLoopMerge(uint32_t node, uint32_t merge_label, uint32_t continue_label) {
   Instruction::OperandList operands{Operand(SPV_OPERAND_TYPE_ID, {merge_label}),
                                     Operand(SPV_OPERAND_TYPE_ID, {continue_label}),
                                     Operand(SPV_OPERAND_TYPE_LOOP_CONTROL, {0})};
-  Terminator(node)->InsertBefore(
+  Instruction* terminator = Terminator(node);
+  terminator->InsertBefore(
       std::make_unique<Instruction>(context_, spv::Op::OpLoopMerge, 0, 0, operands));
+  DebugLocation(terminator).ApplyTo(terminator->PreviousNode());
 }
 
 void BlockGraph::AddConditionalBranch(uint32_t node, uint32_t condition, uint32_t true_node,
@@ -228,6 +253,7 @@ void BlockGraph::SimplifyTerminator(uint32_t node) {
   }
   const std::vector<uint32_t> targets = Successors(node);
   if (targets.size() != 1) return;
+  ScopedLocation at(this, terminator);
   RemoveTerminator(node);
   AddBranch(node, targets[0]);
 }
@@ -254,6 +280,7 @@ uint32_t BlockGraph::NewVariable(uint32_t type, uint32_t initializer) {
 void EdgeStores::Materialize() {
   for (auto& [from, values] : stores_) {
     Instruction* terminator = graph_->Terminator(from);
+    BlockGraph::ScopedLocation at(graph_, terminator);
     std::set<uint32_t> distinct;
     for (auto& [to, value] : values) distinct.insert(value);
     if (distinct.size() == 1 || terminator->opcode() == spv::Op::OpBranch) {

@@ -17,6 +17,7 @@
 #include <map>
 #include <memory>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "source/opt/basic_block.h"
@@ -27,9 +28,43 @@
 namespace spirv_conv {
 namespace structurize {
 
+// The source location of an instruction: its OpLine (or
+// NonSemantic.Shader.DebugInfo.100 DebugLine, or OpNoLine) and its
+// DebugScope, copied, so it outlives the instruction it was taken from.
+class DebugLocation {
+ public:
+  DebugLocation() = default;
+  explicit DebugLocation(const spvtools::opt::Instruction* from);  // null: none
+  // Gives |to| this location (nothing when there is none).
+  void ApplyTo(spvtools::opt::Instruction* to) const;
+
+ private:
+  std::shared_ptr<const spvtools::opt::Instruction> carrier_;  // an OpNop with it
+};
+
 class BlockGraph {
  public:
   static constexpr uint32_t kNone = ~0u;
+
+  // While one lives, the instructions the builders below make get
+  // |location| (merge instructions get their terminator's); an outer one is
+  // restored after it. The graph starts with none: new instructions get a
+  // line only where a caller names the instruction they stand in for.
+  class ScopedLocation {
+   public:
+    ScopedLocation(BlockGraph* graph, DebugLocation location)
+        : graph_(graph), outer_(std::exchange(graph->location_, std::move(location))) {}
+    ScopedLocation(BlockGraph* graph, const spvtools::opt::Instruction* from)
+        : ScopedLocation(graph, DebugLocation(from)) {}
+    ScopedLocation(const ScopedLocation&) = delete;
+    ScopedLocation& operator=(const ScopedLocation&) = delete;
+    ~ScopedLocation() { graph_->location_ = std::move(outer_); }
+
+   private:
+    BlockGraph* graph_;
+    DebugLocation outer_;
+  };
+  const DebugLocation& location() const { return location_; }
 
   // Takes the blocks out of |function| (the entry is block 0).
   BlockGraph(spvtools::opt::IRContext* context, spvtools::opt::Function* function);
@@ -82,7 +117,8 @@ class BlockGraph {
   uint32_t RemoveMergeInstruction(uint32_t node);
   // Removes |node|'s terminator (and a merge instruction before it).
   void RemoveTerminator(uint32_t node);
-  // Replaces OpBranchConditional/OpSwitch whose targets are all one block by OpBranch.
+  // Replaces OpBranchConditional/OpSwitch whose targets are all one block by
+  // OpBranch (with the old terminator's location).
   void SimplifyTerminator(uint32_t node);
 
   // Types and constants.
@@ -98,13 +134,15 @@ class BlockGraph {
   spvtools::opt::Function* function_;
   std::vector<std::unique_ptr<spvtools::opt::BasicBlock>> blocks_;
   std::unordered_map<uint32_t, uint32_t> node_of_label_;
+  DebugLocation location_;
 };
 
 // Values to store into one Function variable on chosen CFG edges, written in
 // one go: a store in the source block when every edge that matters carries
 // one value (conditional branches store an OpSelect), and an edge block
-// otherwise. Nothing is stored on other edges: the variable is only read
-// after an edge that stored it.
+// otherwise, all with the location of the source block's terminator.
+// Nothing is stored on other edges: the variable is only read after an edge
+// that stored it.
 class EdgeStores {
  public:
   // |variable| is a Function variable of |type|.

@@ -78,6 +78,7 @@ class Demoter {
       for (Instruction& inst : *graph_->block(n)) {
         if (inst.opcode() != spv::Op::OpPhi) break;
         const uint32_t variable = graph_->NewVariable(inst.type_id());
+        const BlockGraph::ScopedLocation at(graph_, &inst);
         for (uint32_t i = 0; i + 1 < inst.NumInOperands(); i += 2) {
           const uint32_t pred = graph_->Node(inst.GetSingleWordInOperand(i + 1));
           if (pred == BlockGraph::kNone) continue;
@@ -116,13 +117,14 @@ class Demoter {
         Instruction::OperandList operands{Operand(SPV_OPERAND_TYPE_ID, {slot->second}),
                                           Operand(SPV_OPERAND_TYPE_ID, {id})};
         // After the definition: before the instruction that follows it.
-        definition->NextNode()->InsertBefore(
-            std::make_unique<Instruction>(graph_->context(), spv::Op::OpStore, 0, 0, operands));
+        DebugLocation(definition)
+            .ApplyTo(definition->NextNode()->InsertBefore(std::make_unique<Instruction>(
+                graph_->context(), spv::Op::OpStore, 0, 0, operands)));
       }
       result = graph_->TakeId();
-      before->InsertBefore(std::make_unique<Instruction>(
+      DebugLocation(before).ApplyTo(before->InsertBefore(std::make_unique<Instruction>(
           graph_->context(), spv::Op::OpLoad, definition->type_id(), result,
-          Instruction::OperandList{Operand(SPV_OPERAND_TYPE_ID, {slot->second})}));
+          Instruction::OperandList{Operand(SPV_OPERAND_TYPE_ID, {slot->second})})));
     } else {
       const bool opaque_load =
           definition->opcode() == spv::Op::OpLoad &&

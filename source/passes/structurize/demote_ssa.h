@@ -14,6 +14,10 @@
 // load of an opaque handle; anything else is an error naming the value.
 // Values of the entry block are left alone: the entry dominates every block
 // of any CFG the structurizer builds.
+//
+// Debug lines: a phi's stores get the phi's location, a value's store its
+// definition's, a load the location of the instruction using it, and a
+// recomputation its definition's (DebugLocation, block_graph.h).
 
 #ifndef SOURCE_PASSES_STRUCTURIZE_DEMOTE_SSA_H_
 #define SOURCE_PASSES_STRUCTURIZE_DEMOTE_SSA_H_

@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "passes/structurize/node_split.h"
 #include "spirv_conv/cycle_info.h"
 
 namespace spirv_conv {
@@ -39,14 +40,22 @@ void AddDispatch(BlockGraph* graph, uint32_t node, uint32_t selector,
   }
   graph->block(node)->AddInstruction(std::make_unique<spvtools::opt::Instruction>(
       graph->context(), spv::Op::OpSwitch, 0, 0, operands));
+  graph->location().ApplyTo(&*graph->block(node)->tail());
 }
+
+// What Redirect did: the edge blocks the stores needed, and the source of
+// the first edge it redirected (kNone when none), whose branch a block
+// added for the redirected edges stands in for (its debug location).
+struct Redirected {
+  std::vector<uint32_t> edge_blocks;
+  uint32_t first_source = BlockGraph::kNone;
+};
 
 // Every edge from a node in |sources| (all nodes when empty) to a node of
 // |targets| now goes to |via|, after storing the target's label into
-// |selector| when |store| is set. Edge blocks the stores need are returned.
-std::vector<uint32_t> Redirect(BlockGraph* graph, uint32_t selector,
-                               const std::set<uint32_t>& targets, const std::set<uint32_t>* sources,
-                               uint32_t via, bool store) {
+// |selector| when |store| is set.
+Redirected Redirect(BlockGraph* graph, uint32_t selector, const std::set<uint32_t>& targets,
+                    const std::set<uint32_t>* sources, uint32_t via, bool store) {
   const uint32_t before = graph->size();
   std::vector<std::pair<uint32_t, uint32_t>> edges;
   for (uint32_t n = 0; n < before; ++n) {
@@ -60,7 +69,9 @@ std::vector<uint32_t> Redirect(BlockGraph* graph, uint32_t selector,
     for (auto [from, to] : edges) stores.Set(from, to, graph->UintConstant(graph->label(to)));
     stores.Materialize();
   }
-  std::vector<uint32_t> edge_blocks;
+  Redirected result;
+  if (!edges.empty()) result.first_source = edges.front().first;
+  std::vector<uint32_t>& edge_blocks = result.edge_blocks;
   for (uint32_t n = before; n < graph->size(); ++n) edge_blocks.push_back(n);
   for (auto [from, to] : edges) graph->Retarget(from, to, via);
   for (uint32_t e : edge_blocks) {
@@ -69,7 +80,13 @@ std::vector<uint32_t> Redirect(BlockGraph* graph, uint32_t selector,
     }
   }
   for (auto [from, to] : edges) graph->SimplifyTerminator(from);
-  return edge_blocks;
+  return result;
+}
+
+// The location of |node|'s branch (none for kNone), for blocks standing in
+// for it.
+DebugLocation BranchLocation(const BlockGraph& graph, uint32_t node) {
+  return DebugLocation(node == BlockGraph::kNone ? nullptr : graph.Terminator(node));
 }
 
 std::set<uint32_t> ExitTargets(const BlockGraph& graph, const std::set<uint32_t>& body) {
@@ -85,6 +102,7 @@ std::set<uint32_t> ExitTargets(const BlockGraph& graph, const std::set<uint32_t>
 }  // namespace
 
 uint32_t MakeReducible(BlockGraph* graph) {
+  NodeSplitter splitter(graph);
   for (uint32_t fixed = 0;; ++fixed) {
     CycleInfo cycles(graph->ToCfg());
     const Cycle* irreducible = nullptr;
@@ -95,10 +113,13 @@ uint32_t MakeReducible(BlockGraph* graph) {
       }
     }
     if (irreducible == nullptr) return fixed;
+    // Small extra entries are copied for the edges from outside (node_split.h).
+    if (splitter.TrySplit(*irreducible)) continue;
     const std::set<uint32_t> entries(irreducible->entries().begin(), irreducible->entries().end());
     const uint32_t dispatch = graph->NewBlock();
     const uint32_t selector = graph->NewVariable(graph->UintType());
-    Redirect(graph, selector, entries, nullptr, dispatch, true);
+    const Redirected redirected = Redirect(graph, selector, entries, nullptr, dispatch, true);
+    BlockGraph::ScopedLocation at(graph, BranchLocation(*graph, redirected.first_source));
     AddDispatch(graph, dispatch, selector, irreducible->entries());
   }
 }
@@ -165,8 +186,10 @@ LoopForest ShapeLoops(BlockGraph* graph) {
       merge = graph->NewBlock();
       const uint32_t selector = exits.size() > 1 ? graph->NewVariable(graph->UintType()) : 0;
       std::vector<uint32_t> targets(exits.begin(), exits.end());
-      for (uint32_t e : Redirect(graph, selector, exits, &body, merge, exits.size() > 1))
-        body.insert(e);
+      const Redirected redirected =
+          Redirect(graph, selector, exits, &body, merge, exits.size() > 1);
+      body.insert(redirected.edge_blocks.begin(), redirected.edge_blocks.end());
+      BlockGraph::ScopedLocation at(graph, BranchLocation(*graph, redirected.first_source));
       AddDispatch(graph, merge, selector, targets);
     }
 
@@ -188,6 +211,7 @@ LoopForest ShapeLoops(BlockGraph* graph) {
       const std::set<uint32_t> header_set{header};
       const std::set<uint32_t> latch_set(latches.begin(), latches.end());
       Redirect(graph, 0, header_set, &latch_set, continue_target, false);
+      BlockGraph::ScopedLocation at(graph, BranchLocation(*graph, latches.front()));
       graph->AddBranch(continue_target, header);
       body.insert(continue_target);
     }
@@ -215,6 +239,7 @@ LoopForest ShapeLoops(BlockGraph* graph) {
         }
       }
       Redirect(graph, 0, {header}, &predecessors, new_header, false);
+      BlockGraph::ScopedLocation at(graph, BranchLocation(*graph, header));
       graph->AddBranch(new_header, header);
       header = new_header;
       body.insert(header);

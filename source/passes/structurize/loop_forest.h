@@ -3,11 +3,15 @@
 //
 // The structurizer's first two steps (docs/structurize.md):
 //
-// MakeReducible: every irreducible cycle gets one header. All edges into any
+// MakeReducible: every irreducible cycle gets one header. When its extra
+// entries are small enough that copying them costs fewer instructions than a
+// dispatch block (node_split.h: the cost rule, a per-function budget, no
+// convergent instructions), the edges entering them from outside go to
+// copies, and the kept entry is the only one. Otherwise all edges into any
 // of its entries, from outside and from inside, go to a new dispatch block
 // that stores nothing itself but branches on a Function variable the edges
 // set to their original target (LLVM's FixIrreducible, nir_lower_goto_ifs).
-// One block and one store per redirected edge: no code is duplicated.
+// One block and one store per redirected edge.
 //
 //        A   B               A   B         (edges set %sel to C or D)
 //        |   |                \ /
@@ -45,7 +49,8 @@ struct LoopForest {
 };
 
 // Each dispatch block reads a Function variable of its own, which every edge
-// into it sets. Returns the number of irreducible cycles given a header.
+// into it sets. Returns the number of irreducible cycles given a header (by
+// a dispatch block or by copying entries).
 uint32_t MakeReducible(BlockGraph* graph);
 
 // Shapes every loop of the (reducible) |graph|; dispatching exit blocks

@@ -179,13 +179,25 @@ class Emitter {
         const uint32_t next = ys[frame.current];
         *hop = {Placeholder(next), next != target, false};
       }
-      if (hop->cascade && commit) pending_[hop->label].insert(target);
+      if (hop->cascade && commit) Pend(hop->label, {target});
       return true;
     }
     return Fail("no structured path to %" + std::to_string(graph_->label(target)));
   }
 
+  // Cascades to |targets| arrive at the guard |label|, which gets the
+  // location of the first branch sending one there (the current location).
+  void Pend(uint32_t label, const std::set<uint32_t>& targets) {
+    pending_[label].insert(targets.begin(), targets.end());
+    pending_at_.emplace(label, graph_->location());
+  }
+  BlockGraph::ScopedLocation AtGuard(uint32_t label) {
+    auto at = pending_at_.find(label);
+    return {graph_, at == pending_at_.end() ? DebugLocation() : at->second};
+  }
+
   bool EmitRegion(uint32_t x) {
+    BlockGraph::ScopedLocation none(graph_, nullptr);  // no location leaks in
     auto it = loop_of_header_.find(x);
     if (it == loop_of_header_.end()) return EmitBody(x);
     const ShapedLoop& loop = forest_.loops[it->second];
@@ -207,6 +219,7 @@ class Emitter {
     const std::vector<uint32_t>& ys = followers_[x];
     if (!ys.empty()) stack_.push_back({Frame::kSequence, kNone, 0, -1, x, 0});
     spvtools::opt::Instruction* terminator = graph_->Terminator(x);
+    BlockGraph::ScopedLocation at(graph_, terminator);  // for cascades and replacements
     std::vector<uint32_t> arms, others;
     for (uint32_t t : graph_->Successors(x)) (arm_[t] ? arms : others).push_back(t);
     const bool is_switch = terminator->opcode() == spv::Op::OpSwitch;
@@ -243,6 +256,7 @@ class Emitter {
     }
     if (selection) stack_.pop_back();
     if (dispatch != kNone) {
+      const BlockGraph::ScopedLocation guard_at = AtGuard(graph_->label(dispatch));
       const std::set<uint32_t> targets = pending_[graph_->label(dispatch)];
       if (!EmitDispatch(dispatch, targets, kNone)) return false;
     }
@@ -321,16 +335,18 @@ class Emitter {
     const std::vector<uint32_t>& ys = followers_[owner];
     const uint32_t y = ys[k - 1];
     const uint32_t placeholder = Placeholder(y);
+    const BlockGraph::ScopedLocation at = AtGuard(placeholder);
     std::set<uint32_t> rest = pending_[placeholder];
     const bool arrives = rest.erase(y) > 0;
     if (rest.empty()) {
       resolved_[placeholder] = graph_->label(y);
       if (arrives) {  // the cascade ends here: reset it
-        graph_->block(y)->begin()->InsertBefore(std::make_unique<spvtools::opt::Instruction>(
-            graph_->context(), spv::Op::OpStore, 0, 0,
-            spvtools::opt::Instruction::OperandList{
-                {SPV_OPERAND_TYPE_ID, {CascadeVariable()}},
-                {SPV_OPERAND_TYPE_ID, {graph_->UintConstant(0)}}}));
+        graph_->location().ApplyTo(
+            graph_->block(y)->begin()->InsertBefore(std::make_unique<spvtools::opt::Instruction>(
+                graph_->context(), spv::Op::OpStore, 0, 0,
+                spvtools::opt::Instruction::OperandList{
+                    {SPV_OPERAND_TYPE_ID, {CascadeVariable()}},
+                    {SPV_OPERAND_TYPE_ID, {graph_->UintConstant(0)}}})));
       }
       return EmitRegion(y);
     }
@@ -339,7 +355,7 @@ class Emitter {
     if (k == ys.size()) return EmitDispatch(guard, rest, y);
     // Not the last follower: everything else passes on to the next one.
     const uint32_t next = Placeholder(ys[k]);
-    pending_[next].insert(rest.begin(), rest.end());
+    Pend(next, rest);
     order_.push_back(guard);
     const uint32_t hit = LoadGuard(guard, y, arrives, true).hit;
     graph_->Add(guard, spv::Op::OpBranchConditional, 0, 0, {hit, graph_->label(y), next});
@@ -380,6 +396,7 @@ class Emitter {
 
   // |block| sends every cascade in |targets| on (from the current position)
   // and, when |normal| is a block, everything else there; then emits |normal|.
+  // Its instructions get the current location (the guard's, see AtGuard).
   bool EmitDispatch(uint32_t block, const std::set<uint32_t>& targets, uint32_t normal) {
     order_.push_back(block);
     if (targets.empty() && normal == kNone) {  // no cascade ever arrives
@@ -490,6 +507,7 @@ class Emitter {
   std::map<uint32_t, uint32_t> placeholder_node_;   // placeholder label -> follower
   std::map<uint32_t, uint32_t> resolved_;           // placeholder label -> real label
   std::map<uint32_t, std::set<uint32_t>> pending_;  // guard label -> cascade targets arriving
+  std::map<uint32_t, DebugLocation> pending_at_;    // guard label -> its location
   uint32_t cascade_ = 0;
 };
 
