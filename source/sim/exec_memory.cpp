@@ -1,12 +1,12 @@
 // Copyright (c) 2026 The spirv-conv authors
 // SPDX-License-Identifier: Apache-2.0
 //
-// Memory: Function variables, access chains, loads, stores, OpCopyMemory and
-// OpArrayLength. A pointer names a region (a descriptor, the push constants,
-// the workgroup's shared memory, one invocation's private memory) and a byte
-// offset; every access is checked against its region, and every dynamic
-// index against its array's length, so an out-of-bounds access is an error
-// naming the instruction instead of a silently wrong result.
+// Memory: Function variables, access chains, loads, stores, OpCopyMemory,
+// OpCopyMemorySized and OpArrayLength. A pointer names a region (a descriptor,
+// the push constants, the workgroup's shared memory, one invocation's private
+// memory) and a byte offset; every access is checked against its region, and
+// every dynamic index against its array's length, so an out-of-bounds access
+// is an error naming the instruction instead of a silently wrong result.
 
 #include <cstring>
 #include <vector>
@@ -93,9 +93,7 @@ bool AccessChain(const Exec& e) {
   ForEachLane(e.lanes, [&](uint32_t lane) {
     if (!ok) return;
     uint64_t p = base[lane];
-    // Offsets wrap within their 40 bits: OpPtrAccessChain may step before a region
-    // and back; an access there is out of bounds.
-    auto add = [&p](uint64_t bytes) { p = (p & ~kOffsetMask) | ((p + bytes) & kOffsetMask); };
+    auto add = [&p](uint64_t bytes) { p = AddToPointer(p, bytes); };
     for (uint32_t s = 0; s < steps && ok; ++s) {
       const uint32_t kind = e.Op(2 + 4 * s) & 0xFF, width = e.Op(2 + 4 * s) >> 8;
       const uint32_t a = e.Op(3 + 4 * s), b = e.Op(4 + 4 * s), c = e.Op(5 + 4 * s);
@@ -127,6 +125,28 @@ bool AccessChain(const Exec& e) {
       }
     }
     d[lane] = p;
+  });
+  return ok;
+}
+
+// OpCopyMemorySized: Size bytes (an integer of the decoded width) from Source to
+// Target, whatever their types and regions; both ranges are bounds-checked.
+bool CopyMemorySized(const Exec& e) {
+  const uint64_t* dst = e.R(e.Op(0));
+  const uint64_t* src = e.R(e.Op(1));
+  const uint64_t* size = e.R(e.Op(2));
+  const uint32_t size_width = e.Op(e.inst.num_ops + 1);
+  bool ok = true;
+  ForEachLane(e.lanes, [&](uint32_t lane) {
+    const uint64_t bytes = size[lane] & WidthMask(size_width);
+    if (!ok || bytes == 0) return;
+    uint8_t* to = Address(e, dst[lane], bytes);
+    const uint8_t* from = to ? Address(e, src[lane], bytes) : nullptr;
+    if (!from) {
+      ok = false;
+      return;
+    }
+    std::memmove(to, from, bytes);  // overlapping ranges are undefined in SPIR-V; this is safe
   });
   return ok;
 }
@@ -176,6 +196,7 @@ bool ExecMemory(const Exec& e) {
       return ok;
     }
     case Family::kCopyMemory: {
+      if (e.inst.opcode == uint16_t(spv::Op::OpCopyMemorySized)) return CopyMemorySized(e);
       const uint64_t* dst = e.R(e.Op(0));
       const uint64_t* src = e.R(e.Op(1));
       const uint32_t src_layout = e.Op(e.inst.num_ops);

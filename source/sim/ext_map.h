@@ -2,12 +2,13 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Component-wise helpers of the extended instruction sets (GLSL.std.450 in
-// glsl_std450.cpp, OpenCL.std in opencl_std.cpp, which shares GLSL.std.450's
-// implementations where the semantics are the same): a function applied per
-// component and lane. An OpenCL.std instruction with a scalar argument and a
-// vector result (OpenCL C's fmin(float4, float); spirv-val wants them splatted,
-// modules run with --skip-validation may not be) has that argument marked in the
-// bits of Inst::aux above kScalarArgShift: it applies to every component.
+// glsl_std450.cpp, OpenCL.std in opencl_std.cpp and opencl_std_pointer.cpp,
+// sharing GLSL.std.450's implementations where the semantics are the same): a
+// function applied per component and lane. An OpenCL.std instruction with a
+// scalar argument and a vector result (OpenCL C's fmin(float4, float); spirv-val
+// wants them splatted, modules run with --skip-validation may not be) has that
+// argument marked in the bits of Inst::aux above kScalarArgShift: it applies to
+// every component.
 
 #ifndef SOURCE_SIM_EXT_MAP_H_
 #define SOURCE_SIM_EXT_MAP_H_
@@ -26,6 +27,16 @@ inline uint32_t ArgSlot(const Exec& e, int i, uint32_t c) {
   const bool scalar = (e.inst.aux >> (kScalarArgShift + i)) & 1;
   return e.Op(static_cast<uint32_t>(i)) + (scalar ? 0 : c);
 }
+
+// OpenCL.std instructions without a GLSL twin: what decoding recorded of argument
+// |i| after the first argument's component count (functions.cpp): a pointer's
+// pointee layout, a value's component width, 0 for a literal.
+inline uint32_t ArgInfo(const Exec& e, uint32_t i) { return e.Op(e.inst.num_ops + 1 + i); }
+
+// opencl_std_pointer.cpp: the OpenCL.std functions that write through a pointer
+// (fract, modf, frexp, sincos, remquo, lgamma_r) and vloadn/vstoren/vload(a)_half(n)/
+// vstore(a)_half(n)(_r).
+bool ExecOpenClMemory(const Exec& e, uint32_t op);
 
 // fn(args...) per component and lane on floats.
 template <int N, typename Fn>

@@ -288,6 +288,7 @@ Status FunctionDecoder::DecodeInst(Instruction& inst, uint32_t block) {
     case Family::kCopyMemory:
       d.aux = d_.PointerLayout(in(0));
       ops.push_back(d_.PointerLayout(in(1)));
+      if (op == spv::Op::OpCopyMemorySized) ops.push_back(d_.Type(d_.TypeOfId(in(2))).width);
       break;
     case Family::kArrayLength:
       d.aux = d_.PointerLayout(in(0));
@@ -329,6 +330,13 @@ Status FunctionDecoder::DecodeInst(Instruction& inst, uint32_t block) {
         d.ops += 2;
         d.num_ops -= 2;
         if (inst.NumInOperands() > 2) ops.push_back(Comps(in(2)));
+        // Then per argument (ext_map.h, ArgInfo): a pointer's pointee layout, a
+        // value's component width, 0 for a literal (vloadn's n, a rounding mode).
+        for (uint32_t i = 2; d.family == Family::kOpenCL && i < inst.NumInOperands(); ++i) {
+          const TypeInfo& t =
+              d_.Type(inst.GetInOperand(i).type == SPV_OPERAND_TYPE_ID ? d_.TypeOfId(in(i)) : 0);
+          ops.push_back(t.kind == TypeInfo::kPointer ? d_.PointerLayout(in(i)) : t.width);
+        }
         break;
       }
       if (in(0) != d_.glsl_import) {

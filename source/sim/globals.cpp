@@ -2,7 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // The module's frame: capabilities the simulator accepts, the entry point's
-// execution modes (LocalSize, LocalSizeId, MaximallyReconvergesKHR) and the
+// execution modes (LocalSize, LocalSizeId; MaximallyReconvergesKHR changes
+// nothing: structured code runs as the extension says either way) and the
 // module-scope variables: descriptors and push constants become resources
 // (one memory region per descriptor), Workgroup variables share one region per
 // workgroup, Private and Input variables (built-ins) live in each invocation's
@@ -17,8 +18,6 @@
 namespace spirv_conv {
 namespace sim {
 namespace {
-
-constexpr uint32_t kMaximallyReconvergesKHR = 6023;  // known-traps: SPIRV-Tools 2023.1 lacks it
 
 bool SupportedCapability(spv::Capability c) {
   static const std::set<spv::Capability> kSupported = {
@@ -100,8 +99,6 @@ Status Decoder::DecodeGlobals(uint32_t entry_function) {
         if (!c) return Unsupported("LocalSizeId operand");
         program_.local_size[i] = c->GetU32();
       }
-    } else if (mode == kMaximallyReconvergesKHR) {
-      program_.maximal_reconvergence = true;
     }
   }
   for (auto& inst : context_.types_values()) {

@@ -36,6 +36,11 @@ constexpr uint64_t kOffsetMask = (1ull << kRegionShift) - 1;
 inline uint64_t MakePointer(uint64_t region, uint64_t offset) {
   return region << kRegionShift | offset;
 }
+// |p| moved by |bytes| within its region: offsets wrap within their 40 bits
+// (OpPtrAccessChain may step before a region and back; an access there is out of bounds).
+inline uint64_t AddToPointer(uint64_t p, uint64_t bytes) {
+  return (p & ~kOffsetMask) | ((p + bytes) & kOffsetMask);
+}
 // The null pointer of Kernel modules (OpConstantNull, OpConvertUToPtr of 0): no region.
 constexpr uint64_t kNullRegion = (1ull << (64 - kRegionShift)) - 1;
 constexpr uint64_t kNullPointer = kNullRegion << kRegionShift;

@@ -131,6 +131,7 @@ Family FamilyOf(spv::Op op) {
     case Op::OpPtrDiff:
       return Family::kPointer;
     case Op::OpCopyMemory:
+    case Op::OpCopyMemorySized:
       return Family::kCopyMemory;
     case Op::OpArrayLength:
       return Family::kArrayLength;

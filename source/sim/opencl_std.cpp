@@ -6,12 +6,14 @@
 // length, ...) decode as that instruction and run in glsl_std450.cpp; the rest
 // run here: the integer functions of OpenCL C (saturating and halving
 // arithmetic, mul_hi, mad24, rotate, clz/ctz/popcount, upsample), the float
-// functions GLSL lacks or defines differently (sign of NaN, powr), select and
-// bitselect. Functions writing through a pointer
-// (fract, modf, sincos, ...), vload/vstore, shuffle and printf are unsupported.
+// functions GLSL lacks or defines differently (sign of NaN, powr), ilogb, nan,
+// nextafter, select and bitselect. Functions writing through a pointer (fract,
+// modf, sincos, ...) and vload/vstore run in opencl_std_pointer.cpp; shuffle,
+// printf and prefetch are unsupported.
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 #include "sim/ext_map.h"
 #include "sim/opcodes.h"
@@ -257,6 +259,36 @@ bool FloatInt(const Exec& e, uint32_t op) {
   return true;
 }
 
+// ilogb, nan and nextafter: on the bits of |w|-bit floats.
+bool FloatBits(const Exec& e, uint32_t op) {
+  const uint32_t w = op == OpenCLLIB::Ilogb ? e.inst.op_width : e.inst.width;
+  const uint32_t mantissa = w == 16 ? 10 : w == 32 ? 23 : 52;
+  const uint64_t sign = 1ull << (w - 1), quiet = 1ull << (mantissa - 1);
+  for (uint32_t c = 0; c < e.inst.comps; ++c) {
+    const uint64_t* x = e.R(ArgSlot(e, 0, c));
+    const uint64_t* y = op == OpenCLLIB::Nextafter ? e.R(ArgSlot(e, 1, c)) : x;
+    uint64_t* d = e.R(e.inst.result + c);
+    ForEachLane(e.lanes, [&](uint32_t l) {
+      const double a = ToDouble(x[l], w), b = ToDouble(y[l], w);
+      if (op == OpenCLLIB::Ilogb) {  // FP_ILOGB0 = INT_MIN, FP_ILOGBNAN = INT_MAX (clang's)
+        const int64_t r = a == 0 ? INT32_MIN : std::isfinite(a) ? std::ilogb(a) : INT32_MAX;
+        d[l] = static_cast<uint64_t>(r) & WidthMask(e.inst.width);
+      } else if (op == OpenCLLIB::Nan) {  // a quiet NaN holding nancode's low mantissa bits
+        d[l] = (WidthMask(w) & ~sign & ~WidthMask(mantissa)) | quiet | (x[l] & (quiet - 1));
+      } else if (std::isnan(a) || std::isnan(b)) {
+        d[l] = FromDouble(a + b, w);
+      } else if (a == b) {
+        d[l] = y[l];
+      } else if (a == 0) {  // the smallest subnormal towards y
+        d[l] = (y[l] & sign) | 1;
+      } else {  // the magnitude grows when moving away from 0
+        d[l] = (a < b) == (a > 0) ? x[l] + 1 : x[l] - 1;
+      }
+    });
+  }
+  return true;
+}
+
 double Pi(double x) { return x * M_PI; }
 
 }  // namespace
@@ -269,6 +301,28 @@ bool ExecOpenCL(const Exec& e) {
     return true;
   };
   switch (op) {
+    case Ilogb:
+    case Nan:
+    case Nextafter:
+      return FloatBits(e, op);
+    case Fract:
+    case Modf:
+    case Frexp:
+    case Sincos:
+    case Remquo:
+    case Lgamma_r:
+    case Vloadn:
+    case Vstoren:
+    case Vload_half:
+    case Vload_halfn:
+    case Vstore_half:
+    case Vstore_half_r:
+    case Vstore_halfn:
+    case Vstore_halfn_r:
+    case Vloada_halfn:
+    case Vstorea_halfn:
+    case Vstorea_halfn_r:
+      return ExecOpenClMemory(e, op);
     case Select:
       return SelectBits(e, false);
     case Bitselect:

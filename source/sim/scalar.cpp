@@ -23,30 +23,32 @@ float HalfToFloat(uint16_t half) {
   return sign ? -value : value;
 }
 
-uint16_t FloatToHalf(float value) {
-  uint32_t bits;
-  std::memcpy(&bits, &value, 4);
-  const uint16_t sign = static_cast<uint16_t>((bits >> 16) & 0x8000);
+uint16_t DoubleToHalf(double value, Rounding mode) {
+  const uint16_t sign = std::signbit(value) ? 0x8000 : 0;
   if (std::isnan(value)) return sign | 0x7E00;
-  const float magnitude = std::fabs(value);
-  if (magnitude >= 65520.0f) return sign | 0x7C00;  // rounds to infinity
-  if (magnitude < std::ldexp(1.0f, -25)) return sign;
+  if (std::isinf(value)) return sign | 0x7C00;
+  const double magnitude = std::fabs(value);
+  if (magnitude == 0) return sign;
+  // Directed modes round the magnitude up or down, by the sign for kUp and kDown.
+  const bool up = mode == Rounding::kUp ? !sign : mode == Rounding::kDown && sign;
   int exponent;
   std::frexp(magnitude, &exponent);  // magnitude = m * 2^exponent, m in [0.5, 1)
   // Quantum of the result: 2^(exponent - 11) for normals, 2^-24 for subnormals.
   const int quantum = exponent - 11 < -24 ? -24 : exponent - 11;
-  const float units = std::nearbyint(std::ldexp(magnitude, -quantum));  // ties to even
-  const uint32_t n = static_cast<uint32_t>(units);
-  if (quantum == -24 && n < 0x400) return sign | static_cast<uint16_t>(n);  // subnormal
-  // n in [0x400, 0x800]: normal with biased exponent quantum + 25 (n == 0x800 carries).
-  uint32_t biased = static_cast<uint32_t>(quantum + 25), m = n;
-  if (m == 0x800) {
-    m = 0x400;
-    ++biased;
+  const double scaled = std::ldexp(magnitude, -quantum);                        // exact
+  const double units = mode == Rounding::kNearestEven ? std::nearbyint(scaled)  // ties to even
+                       : up                           ? std::ceil(scaled)
+                                                      : std::floor(scaled);
+  // units in [0, 0x800]: a subnormal below 0x400, else a normal of biased exponent
+  // quantum + 25 and mantissa units - 0x400 (0x800 carries into the exponent).
+  const uint64_t bits = (static_cast<uint64_t>(quantum + 24) << 10) + static_cast<uint64_t>(units);
+  if (bits >= 0x7C00) {  // overflow: infinity, or the largest finite half when rounding inwards
+    return sign | (mode == Rounding::kNearestEven || up ? 0x7C00 : 0x7BFF);
   }
-  if (biased >= 31) return sign | 0x7C00;
-  return sign | static_cast<uint16_t>(biased << 10 | (m & 0x3FF));
+  return sign | static_cast<uint16_t>(bits);
 }
+
+uint16_t FloatToHalf(float value) { return DoubleToHalf(value, Rounding::kNearestEven); }
 
 }  // namespace sim
 }  // namespace spirv_conv

@@ -22,8 +22,12 @@ inline int64_t SignExtend(uint64_t bits, uint32_t width) {
   return static_cast<int64_t>(bits << shift) >> shift;
 }
 
+// Rounding modes of conversions to half, numbered as SPIR-V's FPRoundingMode (RTE, RTZ, RTP, RTN).
+enum class Rounding : uint8_t { kNearestEven, kTowardZero, kUp, kDown };
+
 float HalfToFloat(uint16_t half);
-uint16_t FloatToHalf(float value);  // round to nearest even
+uint16_t DoubleToHalf(double value, Rounding mode);  // rounded once, from the exact value
+uint16_t FloatToHalf(float value);                   // round to nearest even
 
 inline double ToDouble(uint64_t bits, uint32_t width) {
   if (width == 64) {

@@ -6,6 +6,7 @@
 // (irreducible) control flow under ipdom. Every expected value is worked out
 // by hand in the comment beside it.
 
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -638,6 +639,387 @@ OpFunctionEnd
   EXPECT_EQ(ValuesOf<uint32_t>(*r, 0), expected);
 }
 
+// %p0..%p<n-1>: pointers to out[0..n-1] (uint), to write through or bitcast.
+std::string OutPointers(int n) {
+  std::string text;
+  for (int i = 0; i < n; ++i) {
+    const std::string k = std::to_string(i);
+    text += "%p" + k + " = OpInBoundsPtrAccessChain %gptr %out %ulong_" + k + "\n";
+  }
+  return text;
+}
+
+// Stores %r<i> to %p<i> for the listed indices.
+std::string StoreAt(const std::vector<int>& indices) {
+  std::string text;
+  for (int i : indices) text += "OpStore %p" + std::to_string(i) + " %r" + std::to_string(i) + "\n";
+  return text;
+}
+
+float Float(uint32_t bits) {
+  float f;
+  std::memcpy(&f, &bits, 4);
+  return f;
+}
+
+TEST(SimKernel, OpenClStdFunctionsWritingThroughPointers) {
+  // The second results go to Function variables (loaded back into %r<i>) or
+  // straight into out[] through pointers into the buffer (%g<i>, or %p<i> for ints).
+  const std::string text = std::string(kHeader64WithOpenClStd) + R"(OpEntryPoint Kernel %k "k"
+%void = OpTypeVoid
+%uint = OpTypeInt 32 0
+%ulong = OpTypeInt 64 0
+%float = OpTypeFloat 32
+%v2float = OpTypeVector %float 2
+%v2uint = OpTypeVector %uint 2
+%gptr = OpTypePointer CrossWorkgroup %uint
+%gfptr = OpTypePointer CrossWorkgroup %float
+%gv2fptr = OpTypePointer CrossWorkgroup %v2float
+%gv2uptr = OpTypePointer CrossWorkgroup %v2uint
+%ffptr = OpTypePointer Function %float
+%fuptr = OpTypePointer Function %uint
+%fn = OpTypeFunction %void %gptr
+%fm1_25 = OpConstant %float -1.25
+%ftiny = OpConstant %float -0x1p-30
+%f2_5 = OpConstant %float 2.5
+%fm0_125 = OpConstant %float -0.125
+%fm3_75 = OpConstant %float -3.75
+%fm0_5 = OpConstant %float -0.5
+%fm12 = OpConstant %float -12
+%f0_375 = OpConstant %float 0.375
+%f0_5 = OpConstant %float 0.5
+%f0 = OpConstant %float 0
+%f1 = OpConstant %float 1
+%fm1 = OpConstant %float -1
+%f2 = OpConstant %float 2
+%f3 = OpConstant %float 3
+%fm3 = OpConstant %float -3
+%f7 = OpConstant %float 7
+%fm7 = OpConstant %float -7
+%f10 = OpConstant %float 10
+%f12 = OpConstant %float 12
+%f1000_5 = OpConstant %float 1000.5
+%u5 = OpConstant %uint 5
+%vfract = OpConstantComposite %v2float %f2_5 %fm0_125
+%vmodf = OpConstantComposite %v2float %f2_5 %fm0_5
+%vfrexp = OpConstantComposite %v2float %f1 %f0_375
+%vrx = OpConstantComposite %v2float %fm7 %f10
+%vry = OpConstantComposite %v2float %f2 %fm3
+)" + LongConstants(41) + R"(%k = OpFunction %void None %fn
+%out = OpFunctionParameter %gptr
+%entry = OpLabel
+%floor_var = OpVariable %ffptr Function
+%whole_var = OpVariable %ffptr Function
+%quo_var = OpVariable %fuptr Function
+%sign_var = OpVariable %fuptr Function
+)" + OutPointers(41) + R"(%g1 = OpBitcast %gfptr %p1
+%g6 = OpBitcast %gv2fptr %p6
+%g12 = OpBitcast %gv2fptr %p12
+%g18 = OpBitcast %gv2uptr %p18
+%g21 = OpBitcast %gfptr %p21
+%g28 = OpBitcast %gv2uptr %p28
+%a0 = OpExtInst %float %ocl fract %fm1_25 %g1
+%r0 = OpBitcast %uint %a0
+%a2 = OpExtInst %float %ocl fract %ftiny %floor_var
+%r2 = OpBitcast %uint %a2
+%l3 = OpLoad %float %floor_var
+%r3 = OpBitcast %uint %l3
+%v4 = OpExtInst %v2float %ocl fract %vfract %g6
+%a4 = OpCompositeExtract %float %v4 0
+%a5 = OpCompositeExtract %float %v4 1
+%r4 = OpBitcast %uint %a4
+%r5 = OpBitcast %uint %a5
+%a8 = OpExtInst %float %ocl modf %fm3_75 %whole_var
+%r8 = OpBitcast %uint %a8
+%l9 = OpLoad %float %whole_var
+%r9 = OpBitcast %uint %l9
+%v10 = OpExtInst %v2float %ocl modf %vmodf %g12
+%a10 = OpCompositeExtract %float %v10 0
+%a11 = OpCompositeExtract %float %v10 1
+%r10 = OpBitcast %uint %a10
+%r11 = OpBitcast %uint %a11
+%a14 = OpExtInst %float %ocl frexp %fm12 %p15
+%r14 = OpBitcast %uint %a14
+%v16 = OpExtInst %v2float %ocl frexp %vfrexp %g18
+%a16 = OpCompositeExtract %float %v16 0
+%a17 = OpCompositeExtract %float %v16 1
+%r16 = OpBitcast %uint %a16
+%r17 = OpBitcast %uint %a17
+%a20 = OpExtInst %float %ocl sincos %f0_5 %g21
+%r20 = OpBitcast %uint %a20
+%a22 = OpExtInst %float %ocl remquo %f7 %f2 %p23
+%r22 = OpBitcast %uint %a22
+%a24 = OpExtInst %float %ocl remquo %f1000_5 %f3 %quo_var
+%r24 = OpBitcast %uint %a24
+%r25 = OpLoad %uint %quo_var
+%v26 = OpExtInst %v2float %ocl remquo %vrx %vry %g28
+%a26 = OpCompositeExtract %float %v26 0
+%a27 = OpCompositeExtract %float %v26 1
+%r26 = OpBitcast %uint %a26
+%r27 = OpBitcast %uint %a27
+%a30 = OpExtInst %float %ocl lgamma_r %fm0_5 %p31
+%r30 = OpBitcast %uint %a30
+%a32 = OpExtInst %float %ocl lgamma_r %f3 %sign_var
+%r32 = OpBitcast %uint %a32
+%r33 = OpLoad %uint %sign_var
+%r34 = OpExtInst %uint %ocl ilogb %f12
+%r35 = OpExtInst %uint %ocl ilogb %f0
+%r36 = OpExtInst %uint %ocl ilogb %f0_375
+%a37 = OpExtInst %float %ocl nan %u5
+%r37 = OpBitcast %uint %a37
+%a38 = OpExtInst %float %ocl nextafter %f1 %f2
+%r38 = OpBitcast %uint %a38
+%a39 = OpExtInst %float %ocl nextafter %f0 %fm1
+%r39 = OpBitcast %uint %a39
+%a40 = OpExtInst %float %ocl nextafter %f1 %f0
+%r40 = OpBitcast %uint %a40
+)" + StoreAt({0,  2,  3,  4,  5,  8,  9,  10, 11, 14, 16, 17, 20, 22,
+              24, 25, 26, 27, 30, 32, 33, 34, 35, 36, 37, 38, 39, 40}) +
+                           R"(OpReturn
+OpFunctionEnd
+)";
+  Expected<sim::RunResult> r = RunKernel(text, {Zeros(0, 41)}, Options(Model::kIpdom));
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  std::vector<uint32_t> words = ValuesOf<uint32_t>(*r, 0);
+  ASSERT_EQ(words.size(), 41u);
+  // sin, cos and lgamma are transcendental: compared to the C library's within 4 ulps.
+  EXPECT_FLOAT_EQ(Float(words[20]), std::sin(0.5f));  // sincos(0.5): sin returned,
+  EXPECT_FLOAT_EQ(Float(words[21]), std::cos(0.5f));  // cos stored
+  EXPECT_FLOAT_EQ(Float(words[30]), static_cast<float>(std::log(2 * std::sqrt(M_PI))));  // below
+  EXPECT_FLOAT_EQ(Float(words[32]), std::log(2.0f));  // lgamma(3) = ln Γ(3) = ln 2
+  words[20] = words[21] = words[30] = words[32] = 0;
+  const std::vector<uint32_t> expected = {
+      0x3F400000,  // fract(-1.25) = -1.25 - floor(-1.25) = -1.25 + 2 = 0.75
+      0xC0000000,  // and floor(-1.25) = -2 stored into out[1] through a global float*
+      0x3F7FFFFF,  // fract(-2^-30): 1 - 2^-30 would round to 1.0f; clamped to 0x1.fffffep-1
+      0xBF800000,  // floor(-2^-30) = -1, stored into a Function variable
+      0x3F000000,  // fract((2.5, -0.125)) = (0.5,
+      0x3F600000,  //   0.875): -0.125 - (-1)
+      0x40000000,  // floors (2,
+      0xBF800000,  //   -1) stored as a float2
+      0xBF400000,  // modf(-3.75): the fraction -0.75 (the sign of x)
+      0xC0400000,  // and the integral part -3
+      0x3F000000,  // modf((2.5, -0.5)) = (0.5,
+      0xBF000000,  //   -0.5)
+      0x40000000,  // integral parts (2,
+      0x80000000,  //   -0.0: the sign of x) stored as a float2
+      0xBF400000,  // frexp(-12) = -0.75, as -12 = -0.75 * 2^4
+      4,           // and the exponent 4 stored through an int*
+      0x3F000000,  // frexp((1, 0.375)): 1 = 0.5 * 2^1,
+      0x3F400000,  //   0.375 = 0.75 * 2^-1
+      1,           // exponents (1,
+      0xFFFFFFFF,  //   -1) stored as an int2
+      0,           // sincos (checked above)
+      0,           // cos (checked above)
+      0xBF800000,  // remquo(7, 2): 7 / 2 = 3.5 rounds to the even 4: 7 - 8 = -1
+      4,           // and the quotient 4
+      0xBFC00000,  // remquo(1000.5, 3): 333.5 rounds to 334: 1000.5 - 1002 = -1.5
+      78,          // its 7 low bits: 334 - 256 = 78 (the C library may keep only 3: 6)
+      0x3F800000,  // remquo((-7, 10), (2, -3)): -3.5 rounds to -4: -7 + 8 = 1;
+      0x3F800000,  //   -3.33 rounds to -3: 10 - 9 = 1
+      0xFFFFFFFC,  // quotients (-4,
+      0xFFFFFFFD,  //   -3) with the sign of x / y, as an int2
+      0,           // lgamma_r(-0.5) = ln |Γ(-0.5)| = ln(2 sqrt(pi)) (checked above)
+      0xFFFFFFFF,  // Γ(-0.5) = -2 sqrt(pi) < 0: sign -1
+      0,           // lgamma_r(3) (checked above)
+      1,           // Γ(3) = 2 > 0: sign 1
+      3,           // ilogb(12): 12 = 1.5 * 2^3
+      0x80000000,  // ilogb(0) = FP_ILOGB0 = INT_MIN
+      0xFFFFFFFE,  // ilogb(0.375): 0.375 = 1.5 * 2^-2
+      0x7FC00005,  // nan(5): the quiet NaN with payload 5
+      0x3F800001,  // nextafter(1, 2): one ulp up
+      0x80000001,  // nextafter(0, -1): the smallest subnormal, negative
+      0x3F7FFFFF,  // nextafter(1, 0): one ulp down
+  };
+  EXPECT_EQ(words, expected);
+}
+
+TEST(SimKernel, OpenClStdVloadVstoreAndHalfConversions) {
+  // a: 12 floats 0..11; out: 26 floats; h: 8 halves; hout: 16 halves; off: vload4's offset.
+  const std::string text = R"(OpCapability Addresses
+OpCapability Kernel
+OpCapability Int64
+OpCapability Float16Buffer
+%ocl = OpExtInstImport "OpenCL.std"
+OpMemoryModel Physical64 OpenCL
+OpEntryPoint Kernel %k "k"
+%void = OpTypeVoid
+%ulong = OpTypeInt 64 0
+%float = OpTypeFloat 32
+%half = OpTypeFloat 16
+%v2float = OpTypeVector %float 2
+%v3float = OpTypeVector %float 3
+%v4float = OpTypeVector %float 4
+%gfptr = OpTypePointer CrossWorkgroup %float
+%gv2fptr = OpTypePointer CrossWorkgroup %v2float
+%gv3fptr = OpTypePointer CrossWorkgroup %v3float
+%gv4fptr = OpTypePointer CrossWorkgroup %v4float
+%ghptr = OpTypePointer CrossWorkgroup %half
+%ffptr = OpTypePointer Function %float
+%fv4ptr = OpTypePointer Function %v4float
+%fn = OpTypeFunction %void %gfptr %gfptr %ghptr %ghptr %ulong
+%f1 = OpConstant %float 1
+%fm2 = OpConstant %float -2
+%f0_5 = OpConstant %float 0.5
+%f1_5 = OpConstant %float 1.5
+%fm0_25 = OpConstant %float -0.25
+%f10 = OpConstant %float 10
+%f11 = OpConstant %float 11
+%f12 = OpConstant %float 12
+%f20 = OpConstant %float 20
+%f21 = OpConstant %float 21
+%third = OpConstant %float 0x1.555556p-2
+%mthird = OpConstant %float -0x1.555556p-2
+%f70000 = OpConstant %float 70000
+)" + LongConstants(25) + R"(%k = OpFunction %void None %fn
+%a = OpFunctionParameter %gfptr
+%out = OpFunctionParameter %gfptr
+%h = OpFunctionParameter %ghptr
+%hout = OpFunctionParameter %ghptr
+%off = OpFunctionParameter %ulong
+%entry = OpLabel
+%var = OpVariable %fv4ptr Function
+%o0 = OpBitcast %gv4fptr %out
+%p4 = OpInBoundsPtrAccessChain %gfptr %out %ulong_4
+%o4 = OpBitcast %gv3fptr %p4
+%p12 = OpInBoundsPtrAccessChain %gfptr %out %ulong_12
+%o12 = OpBitcast %gv4fptr %p12
+%p16 = OpInBoundsPtrAccessChain %gfptr %out %ulong_16
+%p17 = OpInBoundsPtrAccessChain %gfptr %out %ulong_17
+%o17 = OpBitcast %gv2fptr %p17
+%p19 = OpInBoundsPtrAccessChain %gfptr %out %ulong_19
+%o19 = OpBitcast %gv3fptr %p19
+%p22 = OpInBoundsPtrAccessChain %gfptr %out %ulong_22
+%o22 = OpBitcast %gv3fptr %p22
+%l4 = OpExtInst %v4float %ocl vloadn %off %a 4
+OpStore %o0 %l4
+%l3 = OpExtInst %v3float %ocl vloadn %ulong_2 %a 3
+OpStore %o4 %l3
+%s3 = OpCompositeConstruct %v3float %f10 %f11 %f12
+%x0 = OpExtInst %void %ocl vstoren %s3 %ulong_3 %out
+%vp = OpBitcast %ffptr %var
+%s2 = OpCompositeConstruct %v2float %f20 %f21
+%x1 = OpExtInst %void %ocl vstoren %s2 %ulong_1 %vp
+%vv = OpLoad %v4float %var
+OpStore %o12 %vv
+%h1 = OpExtInst %float %ocl vload_half %ulong_1 %h
+OpStore %p16 %h1
+%h2 = OpExtInst %v2float %ocl vload_halfn %ulong_1 %h 2
+OpStore %o17 %h2
+%h3 = OpExtInst %v3float %ocl vload_halfn %ulong_1 %h 3
+OpStore %o19 %h3
+%ha3 = OpExtInst %v3float %ocl vloada_halfn %ulong_1 %h 3
+OpStore %o22 %ha3
+%x2 = OpExtInst %void %ocl vstore_half %third %ulong_0 %hout
+%x3 = OpExtInst %void %ocl vstore_half_r %third %ulong_1 %hout RTP
+%x4 = OpExtInst %void %ocl vstore_half_r %mthird %ulong_2 %hout RTP
+%x5 = OpExtInst %void %ocl vstore_half_r %mthird %ulong_3 %hout RTN
+%x6 = OpExtInst %void %ocl vstore_half_r %f70000 %ulong_4 %hout RTZ
+%x7 = OpExtInst %void %ocl vstore_half %f70000 %ulong_5 %hout
+%d2 = OpCompositeConstruct %v2float %f1_5 %fm0_25
+%x8 = OpExtInst %void %ocl vstore_halfn %d2 %ulong_3 %hout
+%d3 = OpCompositeConstruct %v3float %f1 %fm2 %f0_5
+%x9 = OpExtInst %void %ocl vstorea_halfn %d3 %ulong_2 %hout
+%e2 = OpCompositeConstruct %v2float %third %mthird
+%x10 = OpExtInst %void %ocl vstore_halfn_r %e2 %ulong_6 %hout RTZ
+%g2 = OpCompositeConstruct %v2float %third %f70000
+%x11 = OpExtInst %void %ocl vstorea_halfn_r %g2 %ulong_7 %hout RTP
+OpReturn
+OpFunctionEnd
+)";
+  std::vector<float> a(12);
+  for (int i = 0; i < 12; ++i) a[i] = static_cast<float>(i);
+  // 1, -2, 0x3555 = 1365 / 4096, 65504 (the largest half), 2^-24 (the smallest), 0.5, 3, -1.
+  const std::vector<uint16_t> h = {0x3C00, 0xC000, 0x3555, 0x7BFF, 0x0001, 0x3800, 0x4200, 0xBC00};
+  auto inputs = [&](uint64_t offset) {
+    return std::vector<sim::Buffer>{
+        Values<float>(0, a), Values<float>(1, std::vector<float>(26)), Values<uint16_t>(2, h),
+        Values<uint16_t>(3, std::vector<uint16_t>(16)), Values<uint64_t>(4, {offset})};
+  };
+  Expected<sim::RunResult> r = RunKernel(text, inputs(1), Options(Model::kIpdom));
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  // out[0..3]   vload4(1, a) = a[4 * 1 ..]
+  // out[4..7]   vload3(2, a) = a[3 * 2 ..] (3 elements, not 4), stored as a float3
+  // out[8..11]  vstore3((10, 11, 12), 3, out) writes out[3 * 3 ..]
+  // out[12..15] vstore2((20, 21), 1, p) into a zero-filled Function float4, loaded back
+  // out[16]     vload_half(1, h) = h[1]
+  // out[17..18] vload_half2(1, h) = h[2], h[3]
+  // out[19..21] vload_half3(1, h) = h[3 * 1 ..]
+  // out[22..24] vloada_half3(1, h) = h[4 * 1 ..] (a half3 steps as a half4)
+  // out[25]     untouched (a float3 store takes 16 bytes: room for it)
+  const float tiny = std::ldexp(1.0f, -24);
+  const std::vector<float> expected = {4,     5,     6,    7,    6,    7,    8,  0,  0,
+                                       10,    11,    12,   0,    0,    20,   21, -2, 1365.0f / 4096,
+                                       65504, 65504, tiny, 0.5f, tiny, 0.5f, 3,  0};
+  EXPECT_EQ(ValuesOf<float>(*r, 1), expected);
+  // 1/3 as a float is 0x1.555556p-2; in half units of 2^-12 that is 1365.33...
+  const std::vector<uint16_t> expected_halves = {
+      0x3555,          // vstore_half(1/3, 0): to nearest, 1365 = 0x555 (+ exponent 0x3400)
+      0x3556,          // vstore_half_rtp(1/3, 1): up, 1366
+      0xB555,          // vstore_half_rtp(-1/3, 2): towards +inf, the magnitude goes down
+      0xB556,          // vstore_half_rtn(-1/3, 3): towards -inf, the magnitude goes up
+      0x7BFF,          // vstore_half_rtz(70000, 4): the largest finite half, 65504
+      0x7C00,          // vstore_half(70000, 5): beyond 65520 rounds to +inf
+      0x3E00, 0xB400,  // vstore_half2((1.5, -0.25), 3): hout[6 ..]
+      0x3C00, 0xC000,  // vstorea_half3((1, -2, 0.5), 2): hout[4 * 2 ..] (a half3 steps as 4)
+      0x3800, 0,       //   0.5, and hout[11] untouched
+      0x3555, 0xB555,  // vstore_half2_rtz((1/3, -1/3), 6): hout[12 ..], magnitudes down
+      0x3556, 0x7C00,  // vstorea_half2_rtp((1/3, 70000), 7): hout[14 ..], up (to +inf)
+  };
+  EXPECT_EQ(ValuesOf<uint16_t>(*r, 3), expected_halves);
+  // vload4(3, a) reads a[12..15] of 12 floats: out of bounds, the kernel's fault.
+  r = RunKernel(text, inputs(3), Options(Model::kIpdom));
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ExitCode::kFindings);
+  EXPECT_NE(r.error().message.find("out-of-bounds access: 4 bytes at offset 48"), std::string::npos)
+      << r.error().message;
+}
+
+TEST(SimKernel, CopyMemorySizedBetweenGlobalAndFunctionMemory) {
+  const std::string text = std::string(kHeader64) + R"(OpEntryPoint Kernel %k "k"
+%void = OpTypeVoid
+%uint = OpTypeInt 32 0
+%ulong = OpTypeInt 64 0
+%ulong_1 = OpConstant %ulong 1
+%ulong_2 = OpConstant %ulong 2
+%ulong_4 = OpConstant %ulong 4
+%ulong_12 = OpConstant %ulong 12
+%arr4 = OpTypeArray %uint %ulong_4
+%gptr = OpTypePointer CrossWorkgroup %uint
+%farr = OpTypePointer Function %arr4
+%fn = OpTypeFunction %void %gptr %gptr %uint
+%k = OpFunction %void None %fn
+%in = OpFunctionParameter %gptr
+%out = OpFunctionParameter %gptr
+%size = OpFunctionParameter %uint
+%entry = OpLabel
+%tmp = OpVariable %farr Function
+%src = OpInBoundsPtrAccessChain %gptr %in %ulong_2
+OpCopyMemorySized %tmp %src %ulong_12
+%dst = OpInBoundsPtrAccessChain %gptr %out %ulong_1
+OpCopyMemorySized %dst %tmp %size Aligned 4
+OpReturn
+OpFunctionEnd
+)";
+  auto inputs = [](uint32_t size) {
+    return std::vector<sim::Buffer>{
+        Values<uint32_t>(0, {0x11111111, 0x22222222, 0x33333333, 0x44444444, 0x55555555}),
+        Values<uint32_t>(1, std::vector<uint32_t>(6, 0xAAAAAAAA)), Values<uint32_t>(2, {size})};
+  };
+  // 12 bytes of in[2..] into the (zero-filled) uint[4]: 0x33.., 0x44.., 0x55.., 0. Then
+  // 14 bytes of it to out[1..]: three words and the low half of out[4] (little-endian).
+  Expected<sim::RunResult> r = RunKernel(text, inputs(14), Options(Model::kIpdom));
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(ValuesOf<uint32_t>(*r, 1), (std::vector<uint32_t>{0xAAAAAAAA, 0x33333333, 0x44444444,
+                                                              0x55555555, 0xAAAA0000, 0xAAAAAAAA}));
+  // 20 bytes fit in out from out[1] (20 of 24 bytes) but not in the 16-byte variable.
+  r = RunKernel(text, inputs(20), Options(Model::kIpdom));
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ExitCode::kFindings);
+  EXPECT_NE(r.error().message.find("out-of-bounds access: 20 bytes at offset 0"), std::string::npos)
+      << r.error().message;
+}
+
 TEST(SimKernel, SubgroupBallotAndBuiltinsWithAPartialSubgroup) {
   const std::string text = R"(OpCapability Addresses
 OpCapability Kernel
@@ -832,27 +1214,31 @@ TEST(SimKernel, MaximalRejectsUnstructuredDivergence) {
 }
 
 TEST(SimKernel, UnsupportedPartsAreNamed) {
-  // OpenCL.std fract writes through a pointer: not supported, named by number (30).
+  // OpenCL.std shuffle: not supported, named by number (182).
   const std::string text = std::string(kHeader64WithOpenClStd) + R"(OpEntryPoint Kernel %k "k"
 %void = OpTypeVoid
+%uint = OpTypeInt 32 0
 %float = OpTypeFloat 32
-%fptr = OpTypePointer Function %float
-%gptr = OpTypePointer CrossWorkgroup %float
+%v2float = OpTypeVector %float 2
+%v2uint = OpTypeVector %uint 2
+%gptr = OpTypePointer CrossWorkgroup %v2float
 %fn = OpTypeFunction %void %gptr
 %f1 = OpConstant %float 1.5
+%u0 = OpConstant %uint 0
+%v = OpConstantComposite %v2float %f1 %f1
+%mask = OpConstantComposite %v2uint %u0 %u0
 %k = OpFunction %void None %fn
 %out = OpFunctionParameter %gptr
 %entry = OpLabel
-%whole = OpVariable %fptr Function
-%r = OpExtInst %float %ocl fract %f1 %whole
+%r = OpExtInst %v2float %ocl shuffle %v %mask
 OpStore %out %r
 OpReturn
 OpFunctionEnd
 )";
-  Expected<sim::RunResult> r = RunKernel(text, {Zeros(0, 1)}, Options(Model::kIpdom));
+  Expected<sim::RunResult> r = RunKernel(text, {Zeros(0, 2)}, Options(Model::kIpdom));
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().code, ExitCode::kBadInput);
-  EXPECT_NE(r.error().message.find("unsupported OpenCL.std instruction 30"), std::string::npos)
+  EXPECT_NE(r.error().message.find("unsupported OpenCL.std instruction 182"), std::string::npos)
       << r.error().message;
   // A null pointer dereference is a fault of the kernel.
   const std::string null_text = std::string(kHeader64) + R"(OpEntryPoint Kernel %k "k"
