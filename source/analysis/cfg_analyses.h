@@ -22,7 +22,7 @@ struct CfgAnalyses {
   explicit CfgAnalyses(Cfg graph, const std::vector<char>& also_exit = {});
 
   Cfg cfg;
-  std::vector<std::vector<uint32_t>> predecessors;
+  CompressedLists predecessors;     // per block, in block order
   std::vector<uint32_t> rpo;        // the reachable blocks in reverse post-order
   std::vector<uint32_t> rpo_index;  // position in |rpo|; ~0u if unreachable
   CycleInfo cycles;

@@ -25,6 +25,7 @@ class CompressedLists {
     const uint32_t* end() const { return last; }
     size_t size() const { return static_cast<size_t>(last - first); }
     bool empty() const { return first == last; }
+    uint32_t operator[](size_t i) const { return first[i]; }
   };
   Range operator[](uint32_t list) const {
     return {items_.data() + starts_[list], items_.data() + starts_[list + 1]};

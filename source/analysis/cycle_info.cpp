@@ -12,6 +12,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "analysis/dominance.h"
+
 namespace spirv_conv {
 
 std::vector<std::vector<uint32_t>> Cfg::Predecessors() const {
@@ -67,7 +69,7 @@ CycleInfo::CycleInfo(const Cfg& cfg) : innermost_(cfg.size(), nullptr) {
            preorder_[block] <= subtree_end[root];
   };
 
-  const std::vector<std::vector<uint32_t>> predecessors = cfg.Predecessors();
+  const analysis::CompressedLists predecessors = analysis::CompressedPredecessors(cfg);
   std::vector<Cycle*> owner(n, nullptr);  // innermost cycle found so far
   auto outermost = [](Cycle* cycle) {
     while (cycle->parent_ != nullptr) cycle = cycle->parent_;

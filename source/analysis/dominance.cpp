@@ -13,10 +13,8 @@ namespace spirv_conv {
 namespace analysis {
 namespace {
 
-using Graph = std::vector<std::vector<uint32_t>>;
-
 // Blocks that can reach a block without successors.
-std::vector<char> ReachesExit(const Cfg& cfg, const Graph& predecessors) {
+std::vector<char> ReachesExit(const Cfg& cfg, const CompressedLists& predecessors) {
   std::vector<char> reaches(cfg.size(), 0);
   std::vector<uint32_t> work;
   for (uint32_t b = 0; b < cfg.size(); ++b) {
@@ -60,9 +58,9 @@ std::vector<char> EndlessSinks(const Cfg& cfg, const std::vector<char>& reaches)
   return sink;
 }
 
-}  // namespace
-
-std::vector<uint32_t> ReversePostOrder(const Graph& successors, uint32_t root) {
+// ReversePostOrder over successor lists of either form.
+template <typename Graph>
+std::vector<uint32_t> ReversePostOrderOf(const Graph& successors, uint32_t root) {
   std::vector<uint32_t> post;
   std::vector<char> seen(successors.size(), 0);
   std::vector<std::pair<uint32_t, size_t>> stack{{root, 0}};
@@ -84,43 +82,74 @@ std::vector<uint32_t> ReversePostOrder(const Graph& successors, uint32_t root) {
   return post;
 }
 
-DominatorTree::DominatorTree(const Cfg& cfg, bool post, const std::vector<char>& also_exit) {
+}  // namespace
+
+std::vector<uint32_t> ReversePostOrder(const std::vector<std::vector<uint32_t>>& successors,
+                                       uint32_t root) {
+  return ReversePostOrderOf(successors, root);
+}
+
+CompressedLists CompressedPredecessors(const Cfg& cfg) {
+  std::vector<std::pair<uint32_t, uint32_t>> edges;  // (block, predecessor)
+  for (uint32_t b = 0; b < cfg.size(); ++b) {
+    for (uint32_t s : cfg.successors[b]) edges.emplace_back(s, b);
+  }
+  return CompressedLists::FromPairs(cfg.size(), edges);
+}
+
+DominatorTree::DominatorTree(const Cfg& cfg, bool post, const std::vector<char>& also_exit)
+    : DominatorTree(cfg, CompressedPredecessors(cfg), post, also_exit) {}
+
+DominatorTree::DominatorTree(const Cfg& cfg, const CompressedLists& predecessors, bool post,
+                             const std::vector<char>& also_exit) {
   const uint32_t n = cfg.size();
   // The graph to walk forwards and the one to read predecessors from: the
   // CFG itself for dominators, the reversed CFG plus a virtual exit for
   // post-dominators.
-  Graph forward_storage;
-  Graph backward_storage;
-  const Graph* forward_graph = &cfg.successors;
-  const Graph* backward_graph = &backward_storage;
+  CompressedLists forward_storage;
+  CompressedLists backward_storage;
+  const CompressedLists* forward_graph = &forward_storage;
+  const CompressedLists* backward_graph = &backward_storage;
+  std::vector<std::pair<uint32_t, uint32_t>> edges;
   if (!post) {
-    backward_storage = cfg.Predecessors();
+    for (uint32_t b = 0; b < n; ++b) {
+      for (uint32_t s : cfg.successors[b]) edges.emplace_back(b, s);
+    }
+    forward_storage = CompressedLists::FromPairs(n, edges);
+    backward_graph = &predecessors;
     root_ = cfg.entry;
   } else {
-    forward_storage = cfg.Predecessors();
-    const std::vector<char> reaches = ReachesExit(cfg, forward_storage);
+    const std::vector<char> reaches = ReachesExit(cfg, predecessors);
     const std::vector<char> endless = EndlessSinks(cfg, reaches);
     root_ = n;
-    backward_storage = cfg.successors;
-    forward_storage.emplace_back();
-    backward_storage.emplace_back();
+    std::vector<char> exits(n, 0);  // blocks with an edge to the virtual exit
     for (uint32_t b = 0; b < n; ++b) {
-      const bool exits = !also_exit.empty() && also_exit[b];
-      if (cfg.successors[b].empty() || endless[b] || exits) {
-        forward_storage[n].push_back(b);
-        backward_storage[b].push_back(n);
-      }
+      exits[b] = cfg.successors[b].empty() || endless[b] || (!also_exit.empty() && also_exit[b]);
     }
-    forward_graph = &forward_storage;
+    // Forwards: the predecessors, and the virtual exit before the exiting blocks.
+    for (uint32_t b = 0; b < n; ++b) {
+      for (uint32_t p : predecessors[b]) edges.emplace_back(b, p);
+    }
+    for (uint32_t b = 0; b < n; ++b) {
+      if (exits[b]) edges.emplace_back(n, b);
+    }
+    forward_storage = CompressedLists::FromPairs(n + 1, edges);
+    // Backwards: the successors, and the virtual exit after the exiting blocks.
+    edges.clear();
+    for (uint32_t b = 0; b < n; ++b) {
+      for (uint32_t s : cfg.successors[b]) edges.emplace_back(b, s);
+      if (exits[b]) edges.emplace_back(b, n);
+    }
+    backward_storage = CompressedLists::FromPairs(n + 1, edges);
   }
-  const Graph& forward = *forward_graph;
-  const Graph& backward = *backward_graph;
-  const uint32_t size = static_cast<uint32_t>(forward.size());
+  const CompressedLists& forward = *forward_graph;
+  const CompressedLists& backward = *backward_graph;
+  const uint32_t size = forward.size();
   idom_.assign(size, kNone);
   order_.assign(size, kNone);
   if (size == 0) return;
 
-  const std::vector<uint32_t> rpo = ReversePostOrder(forward, root_);
+  const std::vector<uint32_t> rpo = ReversePostOrderOf(forward, root_);
   for (uint32_t i = 0; i < rpo.size(); ++i) order_[rpo[i]] = i;
   auto intersect = [&](uint32_t a, uint32_t b) {
     while (a != b) {

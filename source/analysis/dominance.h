@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "analysis/compressed_lists.h"
 #include "spirv_conv/cycle_info.h"
 
 namespace spirv_conv {
@@ -26,6 +27,10 @@ namespace analysis {
 std::vector<uint32_t> ReversePostOrder(const std::vector<std::vector<uint32_t>>& successors,
                                        uint32_t root);
 
+// The predecessors of every block of |cfg| in compressed form, each list in
+// block order (as Cfg::Predecessors).
+CompressedLists CompressedPredecessors(const Cfg& cfg);
+
 class DominatorTree {
  public:
   static constexpr uint32_t kNone = ~0u;
@@ -35,6 +40,9 @@ class DominatorTree {
   // flagged in |also_exit| have an extra edge to the virtual exit (a call
   // that may end the invocation).
   DominatorTree(const Cfg& cfg, bool post, const std::vector<char>& also_exit = {});
+  // The same with the predecessors of |cfg| (CompressedPredecessors) given.
+  DominatorTree(const Cfg& cfg, const CompressedLists& predecessors, bool post,
+                const std::vector<char>& also_exit = {});
 
   // The immediate (post-)dominator of |block|; kNone for the root and for
   // blocks the traversal never reached.

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <unordered_set>
 
+#include "analysis/compressed_lists.h"
 #include "analysis/module_index.h"
 
 namespace spirv_conv {
@@ -24,54 +25,112 @@ bool IsAccessChain(spv::Op op) {
   return op == spv::Op::OpAccessChain || op == spv::Op::OpInBoundsAccessChain;
 }
 
+// Per result id, the variable (index + 1; 0: none) a pointer is or points
+// into: one array of the thread indexed by id, reset where a function set
+// it, so the scans below look ids up without hashing.
+class PointerVariables {
+ public:
+  PointerVariables() : state_(Scratch()) {}
+  ~PointerVariables() {
+    for (uint32_t id : state_.set) state_.variable[id] = 0;
+    state_.set.clear();
+  }
+  PointerVariables(const PointerVariables&) = delete;
+  PointerVariables& operator=(const PointerVariables&) = delete;
+
+  // The variable index + 1 of |id|, or 0.
+  uint32_t Get(uint32_t id) const { return id < state_.variable.size() ? state_.variable[id] : 0; }
+  void Set(uint32_t id, uint32_t variable_plus_one) {
+    if (id >= state_.variable.size()) {
+      state_.variable.resize(std::max<size_t>(id + 1, 2 * state_.variable.size()), 0);
+    }
+    if (state_.variable[id] == 0) state_.set.push_back(id);
+    state_.variable[id] = variable_plus_one;
+  }
+  // The ids set so far, in the order they were first set.
+  const std::vector<uint32_t>& ids() const { return state_.set; }
+
+ private:
+  struct State {
+    std::vector<uint32_t> variable;
+    std::vector<uint32_t> set;
+  };
+  static State& Scratch() {
+    thread_local State state;
+    return state;
+  }
+  State& state_;
+};
+
 // The Function variables of |function| whose address never escapes: every
 // use of it, and of every access chain derived from it, is the pointer of a
 // load or store, the base of a further access chain, or debug information.
-// Their access chains (nested ones included) go to |chains| (chain ->
-// variable). Two scans: the first finds the pointers (a chain's base
-// dominates it, so it comes first in layout order), the second their uses
-// (a phi may use a chain defined later in layout order).
-std::vector<Instruction*> PromotableVariables(spvtools::opt::Function& function,
-                                              std::unordered_map<uint32_t, uint32_t>* chains) {
-  std::unordered_map<uint32_t, uint32_t> root_of;  // pointer -> variable
-  std::vector<Instruction*> variables;
+// Afterwards |pointers| maps each of them and their access chains (nested
+// ones included) to the variable's index in the result + 1, and their
+// access chains go to |chains| (chain -> variable). Two scans: the first
+// finds the pointers (a chain's base dominates it, so it comes first in
+// layout order), the second their uses (a phi may use a chain defined later
+// in layout order). The second also lists the loads and stores through the
+// pointers, with their block indices, in layout order in |accesses|, so
+// that SSA construction need not walk the function again.
+std::vector<Instruction*> PromotableVariables(
+    spvtools::opt::Function& function, PointerVariables* pointers,
+    std::unordered_map<uint32_t, uint32_t>* chains,
+    std::vector<std::pair<uint32_t, Instruction*>>* accesses) {
+  std::vector<Instruction*> variables;  // the candidates
   for (Instruction& inst : *function.entry()) {
     if (inst.opcode() == spv::Op::OpVariable) {
-      root_of[inst.result_id()] = inst.result_id();
       variables.push_back(&inst);
+      pointers->Set(inst.result_id(), static_cast<uint32_t>(variables.size()));
     }
   }
   if (variables.empty()) return variables;
   for (auto& block : function) {
     for (Instruction& inst : block) {
       if (!IsAccessChain(inst.opcode())) continue;
-      auto base = root_of.find(inst.GetSingleWordInOperand(0));
-      if (base != root_of.end()) root_of[inst.result_id()] = base->second;
+      const uint32_t base = pointers->Get(inst.GetSingleWordInOperand(0));
+      if (base != 0) pointers->Set(inst.result_id(), base);
     }
   }
-  std::unordered_set<uint32_t> escaped;
+  std::vector<char> escaped(variables.size(), 0);
+  uint32_t b = 0;
   for (auto& block : function) {
     for (Instruction& inst : block) {
       const spv::Op op = inst.opcode();
       if (op == spv::Op::OpExtInst && inst.GetCommonDebugOpcode() != 0) continue;
+      if ((op == spv::Op::OpLoad || op == spv::Op::OpStore) &&
+          pointers->Get(inst.GetSingleWordInOperand(0)) != 0) {
+        accesses->emplace_back(b, &inst);
+      }
       uint32_t in_index = 0;
       ForEachInIdOf(inst, [&](uint32_t id) {
         const uint32_t i = in_index++;
-        auto it = root_of.find(id);
-        if (it == root_of.end()) return;
+        const uint32_t variable = pointers->Get(id);
+        if (variable == 0) return;
         if (i == 0 && (op == spv::Op::OpLoad || op == spv::Op::OpStore || IsAccessChain(op))) {
           return;
         }
-        escaped.insert(it->second);
+        escaped[variable - 1] = 1;
       });
     }
+    ++b;
   }
   std::vector<Instruction*> promoted;
-  for (Instruction* v : variables) {
-    if (!escaped.count(v->result_id())) promoted.push_back(v);
+  std::vector<uint32_t> promoted_index(variables.size(), 0);  // + 1; 0: escaped
+  for (size_t v = 0; v < variables.size(); ++v) {
+    if (escaped[v]) continue;
+    promoted.push_back(variables[v]);
+    promoted_index[v] = static_cast<uint32_t>(promoted.size());
   }
-  for (const auto& [pointer, variable] : root_of) {
-    if (pointer != variable && !escaped.count(variable)) (*chains)[pointer] = variable;
+  const std::vector<uint32_t>& ids = pointers->ids();
+  for (size_t i = 0; i < ids.size(); ++i) {
+    const uint32_t pointer = ids[i];
+    const uint32_t candidate = pointers->Get(pointer) - 1;
+    const uint32_t index = promoted_index[candidate];
+    pointers->Set(pointer, index);
+    if (index != 0 && pointer != variables[candidate]->result_id()) {
+      (*chains)[pointer] = variables[candidate]->result_id();
+    }
   }
   return promoted;
 }
@@ -83,53 +142,64 @@ MemorySsa BuildMemorySsa(spvtools::opt::Function& function, const FunctionCfg& f
   MemorySsa ssa;
   const uint32_t n = fcfg.cfg.size();
   if (n == 0) return ssa;
-  const std::vector<Instruction*> variables = PromotableVariables(function, &ssa.chains);
+  PointerVariables pointers;
+  std::vector<std::pair<uint32_t, Instruction*>> accesses;  // (block, load or store)
+  const std::vector<Instruction*> variables =
+      PromotableVariables(function, &pointers, &ssa.chains, &accesses);
   for (const Instruction* v : variables) ssa.promoted.insert(v->result_id());
   if (variables.empty()) return ssa;
 
-  // Blocks by index, and dominance frontiers of the reachable blocks.
-  std::vector<spvtools::opt::BasicBlock*> blocks;
-  for (auto& block : function) blocks.push_back(&block);
+  // Dominance frontiers of the reachable blocks.
   const DominatorTree& dt = graph.dominators;
-  std::vector<std::vector<uint32_t>> frontier(n);
-  for (uint32_t b = 0; b < n; ++b) {
-    if (!dt.IsReachable(b) || graph.predecessors[b].size() < 2) continue;
-    for (uint32_t p : graph.predecessors[b]) {
-      if (!dt.IsReachable(p)) continue;
-      for (uint32_t runner = p; runner != dt.Idom(b) && runner != DominatorTree::kNone;
-           runner = dt.Idom(runner)) {
-        auto& f = frontier[runner];
-        if (f.empty() || f.back() != b) f.push_back(b);
+  CompressedLists frontier;
+  {
+    std::vector<std::pair<uint32_t, uint32_t>> pairs;  // (block, a block of its frontier)
+    std::vector<uint32_t> last(n, ~0u);                // the block last added to a frontier
+    for (uint32_t b = 0; b < n; ++b) {
+      if (!dt.IsReachable(b) || graph.predecessors[b].size() < 2) continue;
+      for (uint32_t p : graph.predecessors[b]) {
+        if (!dt.IsReachable(p)) continue;
+        for (uint32_t runner = p; runner != dt.Idom(b) && runner != DominatorTree::kNone;
+             runner = dt.Idom(runner)) {
+          if (last[runner] != b) last[runner] = b, pairs.emplace_back(runner, b);
+        }
       }
     }
+    frontier = CompressedLists::FromPairs(n, pairs);
   }
 
-  // Phi placement per variable.
-  std::unordered_map<uint32_t, size_t> variable_index;
-  for (size_t i = 0; i < variables.size(); ++i) variable_index[variables[i]->result_id()] = i;
   // The variable (index) a pointer is the whole of or points into, and
   // whether it is the whole variable.
   constexpr size_t kNone = ~size_t{0};
   auto variable_of = [&](uint32_t pointer, bool* whole) -> size_t {
-    auto it = variable_index.find(pointer);
-    *whole = it != variable_index.end();
-    if (*whole) return it->second;
-    auto chain = ssa.chains.find(pointer);
-    return chain == ssa.chains.end() ? kNone : variable_index.at(chain->second);
+    const uint32_t v = pointers.Get(pointer);
+    if (v == 0) return *whole = false, kNone;
+    *whole = variables[v - 1]->result_id() == pointer;
+    return v - 1;
   };
+  // Phi placement per variable.
   std::vector<std::vector<uint32_t>> def_blocks(variables.size());
-  for (uint32_t b = 0; b < n; ++b) {
-    for (Instruction& inst : *blocks[b]) {
-      if (inst.opcode() != spv::Op::OpStore) continue;
-      bool whole = false;
-      const size_t v = variable_of(inst.GetSingleWordInOperand(0), &whole);
-      if (v == kNone) continue;
-      auto& d = def_blocks[v];
-      if (d.empty() || d.back() != b) d.push_back(b);
+  std::vector<std::pair<uint32_t, uint32_t>> access_pairs;  // (block, index into accesses)
+  size_t loads = 0;
+  for (uint32_t i = 0; i < accesses.size(); ++i) {
+    const auto [b, inst] = accesses[i];
+    bool whole = false;
+    const size_t v = variable_of(inst->GetSingleWordInOperand(0), &whole);
+    if (v == kNone) continue;
+    access_pairs.emplace_back(b, i);
+    if (inst->opcode() == spv::Op::OpLoad) {
+      ++loads;
+      continue;
     }
+    auto& d = def_blocks[v];
+    if (d.empty() || d.back() != b) d.push_back(b);
   }
-  // phi_at[b] = (variable index, phi index) pairs.
-  std::vector<std::vector<std::pair<size_t, uint32_t>>> phi_at(n);
+  // Per block, the loads and stores of promoted variables in it, in order.
+  const CompressedLists access_at = CompressedLists::FromPairs(n, access_pairs);
+  ssa.load_def.reserve(loads);
+  // (block, phi index) pairs; the phis of a block in variable order.
+  std::vector<std::pair<uint32_t, uint32_t>> phi_pairs;
+  std::vector<uint32_t> phi_variable;  // per phi: the variable index
   std::vector<uint32_t> has_phi(n, ~0u);
   std::vector<uint32_t> queued(n, ~0u);  // the variable that last queued the block
   for (size_t v = 0; v < variables.size(); ++v) {
@@ -141,19 +211,23 @@ MemorySsa BuildMemorySsa(spvtools::opt::Function& function, const FunctionCfg& f
       for (uint32_t f : frontier[b]) {
         if (has_phi[f] == v) continue;
         has_phi[f] = static_cast<uint32_t>(v);
-        phi_at[f].emplace_back(v, static_cast<uint32_t>(ssa.phis.size()));
+        phi_pairs.emplace_back(f, static_cast<uint32_t>(ssa.phis.size()));
+        phi_variable.push_back(static_cast<uint32_t>(v));
         ssa.phis.push_back({variables[v]->result_id(), f, {}});
         if (queued[f] != v) queued[f] = static_cast<uint32_t>(v), work.push_back(f);
       }
     }
   }
+  const CompressedLists phi_at = CompressedLists::FromPairs(n, phi_pairs);
 
   // Renaming: a preorder walk of the dominator tree with one definition
   // stack per variable.
-  std::vector<std::vector<uint32_t>> children(n);
+  std::vector<std::pair<uint32_t, uint32_t>> tree_edges;  // (idom, block)
   for (uint32_t b = 0; b < n; ++b) {
-    if (dt.IsReachable(b) && dt.Idom(b) != DominatorTree::kNone) children[dt.Idom(b)].push_back(b);
+    if (dt.IsReachable(b) && dt.Idom(b) != DominatorTree::kNone)
+      tree_edges.emplace_back(dt.Idom(b), b);
   }
+  const CompressedLists children = CompressedLists::FromPairs(n, tree_edges);
   std::vector<std::vector<MemorySsa::Def>> stacks(variables.size());
   for (size_t v = 0; v < variables.size(); ++v) {
     MemorySsa::Def initial;
@@ -164,23 +238,23 @@ MemorySsa BuildMemorySsa(spvtools::opt::Function& function, const FunctionCfg& f
   }
   struct Frame {
     uint32_t block;
-    size_t next_child;
-    std::vector<size_t> pushed;  // variables whose stacks this block pushed
+    uint32_t next_child;
+    size_t pushed;  // where this block's entries in |pushed| start
   };
   std::vector<Frame> walk;
+  std::vector<uint32_t> pushed;  // variables whose stacks the blocks on |walk| pushed
   auto enter = [&](uint32_t b) {
-    Frame frame{b, 0, {}};
-    for (auto [v, phi] : phi_at[b]) {
+    walk.push_back({b, 0, pushed.size()});
+    for (uint32_t phi : phi_at[b]) {
+      const uint32_t v = phi_variable[phi];
       stacks[v].push_back({MemorySsa::Def::Kind::kPhi, phi});
-      frame.pushed.push_back(v);
+      pushed.push_back(v);
     }
-    for (Instruction& inst : *blocks[b]) {
-      const spv::Op op = inst.opcode();
-      if (op != spv::Op::OpLoad && op != spv::Op::OpStore) continue;
+    for (uint32_t i : access_at[b]) {
+      Instruction& inst = *accesses[i].second;
       bool whole = false;
       const size_t v = variable_of(inst.GetSingleWordInOperand(0), &whole);
-      if (v == kNone) continue;
-      if (op == spv::Op::OpLoad) {
+      if (inst.opcode() == spv::Op::OpLoad) {
         // A load of the whole variable or of a part: both read the
         // reaching definition (the model adds the part's indices).
         ssa.load_def[inst.result_id()] = stacks[v].back();
@@ -195,21 +269,24 @@ MemorySsa BuildMemorySsa(spvtools::opt::Function& function, const FunctionCfg& f
                                inst.GetSingleWordInOperand(0), value});
         stacks[v].push_back({MemorySsa::Def::Kind::kInsert, insert});
       }
-      frame.pushed.push_back(v);
+      pushed.push_back(static_cast<uint32_t>(v));
     }
     for (uint32_t s : fcfg.cfg.successors[b]) {
-      for (auto [v, phi] : phi_at[s]) ssa.phis[phi].incoming.emplace_back(stacks[v].back(), b);
+      for (uint32_t phi : phi_at[s]) {
+        ssa.phis[phi].incoming.emplace_back(stacks[phi_variable[phi]].back(), b);
+      }
     }
-    walk.push_back(std::move(frame));
   };
   enter(fcfg.cfg.entry);
   while (!walk.empty()) {
     Frame& top = walk.back();
-    if (top.next_child < children[top.block].size()) {
-      enter(children[top.block][top.next_child++]);
+    const CompressedLists::Range next = children[top.block];
+    if (top.next_child < next.size()) {
+      enter(next.begin()[top.next_child++]);
       continue;
     }
-    for (size_t v : top.pushed) stacks[v].pop_back();
+    for (size_t i = top.pushed; i < pushed.size(); ++i) stacks[pushed[i]].pop_back();
+    pushed.resize(top.pushed);
     walk.pop_back();
   }
   return ssa;

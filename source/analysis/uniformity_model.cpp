@@ -147,13 +147,18 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
   const uint32_t n_blocks = m.blocks.cfg.size();
 
   // Blocks with a call that may end the invocation: extra exits for
-  // post-dominance.
+  // post-dominance. |may_end| is closed over calls, so a function that may
+  // not end the invocation calls none that may, and its instructions need
+  // not be looked at here.
   m.may_end_invocation.assign(n_blocks, 0);
   m.kills.assign(n_blocks, 0);
   {
+    const auto self = may_end.find(function->result_id());
+    const bool calls_may_end = self == may_end.end() || self->second;
     uint32_t b = 0;
     for (auto& block : *function) {
       for (Instruction& inst : block) {
+        if (!calls_may_end) break;  // no call in it may end the invocation
         if (inst.opcode() != spv::Op::OpFunctionCall) continue;
         auto it = may_end.find(inst.GetSingleWordInOperand(0));
         if (it != may_end.end() && it->second) m.may_end_invocation[b] = 1;
@@ -170,8 +175,9 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
   m.break_blocks = FindBreakBlocks(*function, m.blocks, g);
 
   // Nodes: parameters, then per block (in function order) its instructions
-  // with the virtual phis placed with the block's phis.
-  m.block_nodes.assign(n_blocks, {});
+  // with the virtual phis placed with the block's phis. The entry is the
+  // first block, so each block's nodes are one run of node indices.
+  m.block_nodes.StartList();
   auto add_node = [&](Instruction* inst, uint32_t block) {
     Node node;
     node.inst = inst;
@@ -183,7 +189,7 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
       node.asserted = AssertedLevel(index, node.id);
     }
     m.nodes.push_back(std::move(node));
-    m.block_nodes[block].push_back(n);
+    m.block_nodes.Add(n);
     return n;
   };
   function->ForEachParam([&](Instruction* param) {
@@ -193,9 +199,13 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
     m.parameter_ids.push_back(param->result_id());
     m.parameter_is_pointer.push_back(index.IsPointer(param->result_id()));
   });
-  std::vector<std::vector<uint32_t>> virtual_phis_at(n_blocks);
-  for (uint32_t i = 0; i < m.memory.phis.size(); ++i) {
-    virtual_phis_at[m.memory.phis[i].block].push_back(i);
+  CompressedLists virtual_phis_at;
+  {
+    std::vector<std::pair<uint32_t, uint32_t>> pairs;  // (block, virtual phi)
+    for (uint32_t i = 0; i < m.memory.phis.size(); ++i) {
+      pairs.emplace_back(m.memory.phis[i].block, i);
+    }
+    virtual_phis_at = CompressedLists::FromPairs(n_blocks, pairs);
   }
   std::vector<uint32_t> virtual_phi_node(m.memory.phis.size(), kNoNode);
   std::unordered_map<const Instruction*, uint32_t> insert_of_store;
@@ -203,9 +213,19 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
     insert_of_store[m.memory.inserts[i].store] = i;
   }
   std::vector<uint32_t> virtual_insert_node(m.memory.inserts.size(), kNoNode);
+  // Calls and memory writes are found in the same walk. A write's pointer
+  // and stored value may be defined further on (a phi's operand), so their
+  // nodes are looked up after it.
+  std::vector<std::pair<uint32_t, uint32_t>> write_ids;  // per write: (pointer, value or 0)
+  auto add_write = [&](MemoryWrite w, uint32_t pointer, uint32_t value) {
+    m.writes.push_back(w);
+    write_ids.emplace_back(pointer, value);
+  };
   {
     uint32_t b = 0;
     for (auto& block : *function) {
+      if (b != 0) m.block_nodes.StartList();
+      m.block_calls.StartList();
       for (uint32_t phi : virtual_phis_at[b]) {
         const uint32_t n = add_node(nullptr, b);
         m.nodes[n].rule = {Rule::kPhi, Uniformity::kUniform, ""};
@@ -213,22 +233,72 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
         virtual_phi_node[phi] = n;
       }
       for (Instruction& inst : block) {
-        if (inst.opcode() == spv::Op::OpStore && !insert_of_store.empty()) {
-          auto it = insert_of_store.find(&inst);
+        const spv::Op op = inst.opcode();
+        if (op == spv::Op::OpStore) {
+          auto it = insert_of_store.empty() ? insert_of_store.end() : insert_of_store.find(&inst);
           if (it != insert_of_store.end()) {
             const uint32_t n = add_node(nullptr, b);
             m.nodes[n].rule = {Rule::kFollow, Uniformity::kUniform, ""};
             m.nodes[n].virtual_insert = it->second;
             virtual_insert_node[it->second] = n;
           }
+          const uint32_t pointer = inst.GetSingleWordInOperand(0);
+          // Stores to promoted variables are definitions in the virtual SSA.
+          if (m.memory.promoted.count(pointer) || m.memory.chains.count(pointer)) continue;
+          MemoryWrite w;
+          w.block = b;
+          w.inst = &inst;
+          w.root = FindRoot(index, pointer);
+          add_write(w, pointer, inst.GetSingleWordInOperand(1));
           continue;
         }
-        if (!inst.HasResultId() || inst.opcode() == spv::Op::OpLabel) continue;
-        const uint32_t n = add_node(&inst, b);
-        m.nodes[n].rule = ClassifyInstruction(inst, index);
+        if (inst.HasResultId() && op != spv::Op::OpLabel) {
+          const uint32_t n = add_node(&inst, b);
+          m.nodes[n].rule = ClassifyInstruction(inst, index);
+        }
+        if (op == spv::Op::OpFunctionCall) {
+          const uint32_t call = m.NodeOf(inst.result_id());
+          m.block_calls.Add(call);
+          for (uint32_t a = 1; a < inst.NumInOperands(); ++a) {
+            const uint32_t arg = inst.GetSingleWordInOperand(a);
+            if (!index.IsPointer(arg)) continue;
+            MemoryWrite w;
+            w.block = b;
+            w.inst = &inst;
+            w.root = FindRoot(index, arg);
+            w.call_node = call;
+            w.argument = a - 1;
+            add_write(w, arg, 0);
+          }
+          continue;
+        }
+        if (op == spv::Op::OpLoad || op == spv::Op::OpAccessChain ||
+            op == spv::Op::OpInBoundsAccessChain || op == spv::Op::OpPtrAccessChain ||
+            op == spv::Op::OpInBoundsPtrAccessChain || op == spv::Op::OpCopyObject ||
+            op == spv::Op::OpImageTexelPointer || op == spv::Op::OpArrayLength ||
+            spvOpcodeIsDebug(op) || op == spv::Op::OpName) {
+          continue;
+        }
+        // Anything else handed a pointer may write through it.
+        ForEachInIdOf(inst, [&](uint32_t id) {
+          if (!index.IsPointer(id) || index.Def(id)->opcode() == spv::Op::OpFunction) return;
+          MemoryWrite w;
+          w.block = b;
+          w.inst = &inst;
+          w.root = FindRoot(index, id);
+          w.opaque = true;
+          add_write(w, id, 0);
+        });
       }
       ++b;
     }
+    m.block_nodes.Finish();
+    m.block_calls.Finish();
+  }
+  for (size_t i = 0; i < m.writes.size(); ++i) {
+    const auto [pointer, value] = write_ids[i];
+    m.writes[i].address = m.NodeOf(pointer);
+    if (value != 0) m.writes[i].value = m.NodeOf(value);
   }
 
   // Operands, phis, loads and memory writes.
@@ -319,69 +389,16 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
   // A user may be listed more than once; the solver's worklist ignores repeats.
   m.users = CompressedLists::FromPairs(static_cast<uint32_t>(m.nodes.size()), def_user);
 
-  // Branch conditions, calls, memory writes.
+  // Branch conditions.
   m.condition.assign(n_blocks, kNoNode);
   m.condition_id.assign(n_blocks, 0);
-  m.block_calls.assign(n_blocks, {});
   {
     uint32_t b = 0;
     for (auto& block : *function) {
-      const Instruction* term = block.tail().operator->();
       if (m.blocks.cfg.successors[b].size() > 1) {
-        const uint32_t id = term->GetSingleWordInOperand(0);
+        const uint32_t id = block.tail()->GetSingleWordInOperand(0);
         m.condition_id[b] = id;
         m.condition[b] = m.NodeOf(id);
-      }
-      for (Instruction& inst : block) {
-        const spv::Op op = inst.opcode();
-        if (op == spv::Op::OpFunctionCall) {
-          const uint32_t call = m.NodeOf(inst.result_id());
-          m.block_calls[b].push_back(call);
-          for (uint32_t a = 1; a < inst.NumInOperands(); ++a) {
-            const uint32_t arg = inst.GetSingleWordInOperand(a);
-            if (!index.IsPointer(arg)) continue;
-            MemoryWrite w;
-            w.block = b;
-            w.inst = &inst;
-            w.root = FindRoot(index, arg);
-            w.address = m.NodeOf(arg);
-            w.call_node = call;
-            w.argument = a - 1;
-            m.writes.push_back(w);
-          }
-          continue;
-        }
-        if (op == spv::Op::OpStore) {
-          const uint32_t pointer = inst.GetSingleWordInOperand(0);
-          // Stores to promoted variables are definitions in the virtual SSA.
-          if (m.memory.promoted.count(pointer) || m.memory.chains.count(pointer)) continue;
-          MemoryWrite w;
-          w.block = b;
-          w.inst = &inst;
-          w.root = FindRoot(index, pointer);
-          w.address = m.NodeOf(pointer);
-          w.value = m.NodeOf(inst.GetSingleWordInOperand(1));
-          m.writes.push_back(w);
-          continue;
-        }
-        if (op == spv::Op::OpLoad || op == spv::Op::OpAccessChain ||
-            op == spv::Op::OpInBoundsAccessChain || op == spv::Op::OpPtrAccessChain ||
-            op == spv::Op::OpInBoundsPtrAccessChain || op == spv::Op::OpCopyObject ||
-            op == spv::Op::OpImageTexelPointer || op == spv::Op::OpArrayLength ||
-            spvOpcodeIsDebug(op) || op == spv::Op::OpName) {
-          continue;
-        }
-        // Anything else handed a pointer may write through it.
-        ForEachInIdOf(inst, [&](uint32_t id) {
-          if (!index.IsPointer(id) || index.Def(id)->opcode() == spv::Op::OpFunction) return;
-          MemoryWrite w;
-          w.block = b;
-          w.inst = &inst;
-          w.root = FindRoot(index, id);
-          w.address = m.NodeOf(id);
-          w.opaque = true;
-          m.writes.push_back(w);
-        });
       }
       ++b;
     }
@@ -389,24 +406,25 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
 
   // Control dependence: b depends on branch D when b post-dominates a
   // successor of D but not D itself.
-  m.control_parents.assign(n_blocks, {});
-  m.control_children.assign(n_blocks, {});
-  const DominatorTree& pdt = g.post_dominators;
-  for (uint32_t d = 0; d < n_blocks; ++d) {
-    if (!g.dominators.IsReachable(d)) continue;
-    const bool decides = m.blocks.cfg.successors[d].size() > 1 || m.may_end_invocation[d];
-    if (!decides) continue;
-    const uint32_t stop = pdt.Idom(d);
-    for (uint32_t s : m.blocks.cfg.successors[d]) {
-      for (uint32_t b = s; b != stop && b != DominatorTree::kNone && b != pdt.root();
-           b = pdt.Idom(b)) {
-        auto& parents = m.control_parents[b];
-        if (parents.empty() || parents.back() != d) {
-          parents.push_back(d);
-          m.control_children[d].push_back(b);
+  {
+    std::vector<std::pair<uint32_t, uint32_t>> dependences;  // (branch d, dependent block b)
+    std::vector<uint32_t> last_parent(n_blocks, kNoNode);    // per b: the last d added
+    const DominatorTree& pdt = g.post_dominators;
+    for (uint32_t d = 0; d < n_blocks; ++d) {
+      if (!g.dominators.IsReachable(d)) continue;
+      const bool decides = m.blocks.cfg.successors[d].size() > 1 || m.may_end_invocation[d];
+      if (!decides) continue;
+      const uint32_t stop = pdt.Idom(d);
+      for (uint32_t s : m.blocks.cfg.successors[d]) {
+        for (uint32_t b = s; b != stop && b != DominatorTree::kNone && b != pdt.root();
+             b = pdt.Idom(b)) {
+          if (last_parent[b] != d) last_parent[b] = d, dependences.emplace_back(d, b);
         }
       }
     }
+    m.control_children = CompressedLists::FromPairs(n_blocks, dependences);
+    for (auto& [d, b] : dependences) std::swap(d, b);
+    m.control_parents = CompressedLists::FromPairs(n_blocks, dependences);
   }
 
   // Invariance: a pure node is invariant in an enclosing cycle C when each

@@ -105,13 +105,13 @@ struct FunctionModel {
   // Result id -> node, shared by every function of the module (ids are
   // unique module-wide); kNoNode for module-level ids.
   const std::vector<uint32_t>* node_of_id = nullptr;
-  CompressedLists users;  // per node: the nodes with it as an operand or incoming value
-  std::vector<std::vector<uint32_t>> block_nodes;       // per block, phis first
-  std::vector<uint32_t> condition;                      // per block: node of the branch condition
-  std::vector<uint32_t> condition_id;                   // per block: its id (0: none)
-  std::vector<std::vector<uint32_t>> control_parents;   // blocks this one is control dependent on
-  std::vector<std::vector<uint32_t>> block_calls;       // per block: call nodes, in order
-  std::vector<std::vector<uint32_t>> control_children;  // blocks control dependent on this one
+  CompressedLists users;            // per node: the nodes with it as an operand or incoming value
+  CompressedLists block_nodes;      // per block, phis first
+  std::vector<uint32_t> condition;  // per block: node of the branch condition
+  std::vector<uint32_t> condition_id;  // per block: its id (0: none)
+  CompressedLists control_parents;     // per block: the blocks it is control dependent on
+  CompressedLists block_calls;         // per block: call nodes, in order
+  CompressedLists control_children;    // per block: the blocks control dependent on it
   // Nodes that read memory the solver tracks: loads that are not promoted
   // and calls (what pointer arguments point to).
   std::vector<uint32_t> memory_readers;
