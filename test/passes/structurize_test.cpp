@@ -576,7 +576,7 @@ OpFunctionEnd
 // entry -> B gets a copy B' of B, which branches to A: A is the only entry.
 // Blocks: entry, B', A, B, exit; the loop A (header, merge exit) <- B
 // (continue target) needs no block of its own, and entry's selection merges
-// at A. With a dispatch block the same input takes 8.
+// at A. With a dispatch block the same input took 7 (the build before splitting).
 //   A: ia = 3 * i + 1, to B while ia < 100; B: i = j + 2.
 //   even tid: A first with i = tid; odd tid: B first with j = tid.
 TEST(StructurizeTest, IrreducibleCycleCopiesATinyEntry) {

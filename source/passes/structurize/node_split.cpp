@@ -128,7 +128,6 @@ bool NodeSplitter::TrySplit(const Cycle& cycle) {
   if (best.empty()) return false;
   Split(blocks, best);
   spent_ += best_cost;
-  copies_ += static_cast<uint32_t>(best.size());
   return true;
 }
 

@@ -58,19 +58,12 @@ class NodeSplitter {
   // above allows it; false (and the graph unchanged) otherwise.
   bool TrySplit(const Cycle& cycle);
 
-  // Instructions (labels included) copied so far, and the budget.
-  uint32_t spent() const { return spent_; }
-  uint32_t budget() const { return budget_; }
-  // Blocks copied so far.
-  uint32_t copies() const { return copies_; }
-
+ private:
   // What the dispatch block of a cycle with |entries| entries and
   // |entering_edges| edges into them costs, by the rule above.
   static uint32_t DispatchCost(uint32_t entries, uint32_t entering_edges);
   // The instructions of |node| (its label included, debug lines not).
   uint32_t BlockCost(uint32_t node) const;
-
- private:
   // Whether |node| may be copied (see above).
   bool Copyable(uint32_t node) const;
   // Copies the blocks of |copied|; edges from outside |cycle| into them go
@@ -81,8 +74,7 @@ class NodeSplitter {
 
   BlockGraph* graph_;
   uint32_t budget_ = 0;
-  uint32_t spent_ = 0;
-  uint32_t copies_ = 0;
+  uint32_t spent_ = 0;  // instructions (labels included) copied so far
   // Per node, from IndexValues: it uses a value of another block than the
   // entry, or a value of its own is used in another block.
   std::vector<char> imports_;
