@@ -24,15 +24,16 @@ SARIF_SCHEMA_NPM_PACKAGE=@microsoft/jest-sarif@1.0.0-beta.0
 SARIF_SCHEMA_NPM_PATH=package/lib/schemas/sarif-2.1.0-rtm.5.json
 SARIF_SCHEMA_SHA256=2d99159ae54a3eea97f81781cff48780548657c35949f4b7f25e99a2ba4de4f8
 
-# Debian packages: build tools, libraries, the peer tools the tests compare against,
-# Graphviz (`dot`) for `spirv-conv cfg --format svg`, and a real Vulkan driver for the
-# tests of the NonUniform lowerings (lavapipe from mesa-vulkan-drivers; vulkaninfo
+# Debian packages: build tools, libraries, mimalloc (the executables' allocator:
+# docs/performance.md), the peer tools the tests compare against, Graphviz (`dot`)
+# for `spirv-conv cfg --format svg`, and a real Vulkan driver for the tests of the
+# NonUniform lowerings (lavapipe from mesa-vulkan-drivers; vulkaninfo
 # prints the device descriptions `spirv-conv opt --device` reads).
 packages=(
   cmake ninja-build ccache g++ clang clang-format libclang-rt-14-dev python3 dpkg-dev
   spirv-headers spirv-tools glslang-dev glslang-tools
   libgtest-dev libgmock-dev googletest libbenchmark-dev
-  nlohmann-json3-dev libcli11-dev
+  nlohmann-json3-dev libcli11-dev libmimalloc-dev
   llvm-19
   graphviz
   libvulkan-dev mesa-vulkan-drivers vulkan-tools

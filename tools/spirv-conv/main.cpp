@@ -7,6 +7,7 @@
 #include <iostream>
 #include <map>
 
+#include "allocator.h"
 #include "commands.h"
 #include "spirv-tools/libspirv.h"
 #include "spirv_conv/status.h"
@@ -19,7 +20,9 @@ int main(int argc, char** argv) {
       "Exit codes: 0 ok, 1 findings (e.g. invalid module), 2 bad input or usage, 3 invalid "
       "output refused, 4 internal error, 5 output not writable.",
       "spirv-conv");
-  app.set_version_flag("--version", spirv_conv::VersionString());
+  app.set_version_flag("--version", [] {
+    return spirv_conv::VersionString() + "\nallocator: " + spirv_conv::cli::AllocatorDescription();
+  });
   app.require_subcommand(1);
   app.fallthrough(false);
 
