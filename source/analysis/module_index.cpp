@@ -22,10 +22,26 @@ bool IsWholeDecoration(spv::Op op) {
 ModuleIndex::ModuleIndex(spvtools::opt::IRContext* context) : context_(context) {
   spvtools::opt::Module& module = *context->module();
   defs_.assign(module.IdBound(), nullptr);
+  is_pointer_.assign(module.IdBound(), 0);
+  // Types precede their values, so a value's type is classified by the time
+  // the value is seen; OpTypeForwardPointer names a pointer type declared
+  // after it.
+  std::vector<char> pointer_type(module.IdBound(), 0);
   module.ForEachInst(
       [&](Instruction* inst) {
         const uint32_t id = inst->result_id();
         if (id != 0 && id < defs_.size()) defs_[id] = inst;
+        const spv::Op op = inst->opcode();
+        if (op == spv::Op::OpTypePointer && id < pointer_type.size()) {
+          pointer_type[id] = 1;
+        } else if (op == spv::Op::OpTypeForwardPointer) {
+          const uint32_t type = inst->GetSingleWordInOperand(0);
+          if (type < pointer_type.size()) pointer_type[type] = 1;
+        }
+        const uint32_t type = inst->type_id();
+        if (id != 0 && id < is_pointer_.size() && type < pointer_type.size()) {
+          is_pointer_[id] = pointer_type[type];
+        }
       },
       /*run_on_debug_line_insts=*/false);
 
@@ -68,12 +84,6 @@ ModuleIndex::ModuleIndex(spvtools::opt::IRContext* context) : context_(context) 
 const Instruction* ModuleIndex::TypeOf(uint32_t id) const {
   const Instruction* def = Def(id);
   return def == nullptr || def->type_id() == 0 ? nullptr : Def(def->type_id());
-}
-
-bool ModuleIndex::IsPointer(uint32_t id) const {
-  const Instruction* type = TypeOf(id);
-  return type != nullptr && (type->opcode() == spv::Op::OpTypePointer ||
-                             type->opcode() == spv::Op::OpTypeForwardPointer);
 }
 
 const std::vector<const Instruction*>& ModuleIndex::Decorations(uint32_t id) const {

@@ -39,7 +39,7 @@ class ModuleIndex {
   }
   // The type instruction of |id|'s value, or null.
   const spvtools::opt::Instruction* TypeOf(uint32_t id) const;
-  bool IsPointer(uint32_t id) const;
+  bool IsPointer(uint32_t id) const { return id < is_pointer_.size() && is_pointer_[id] != 0; }
 
   // The OpDecorate / OpDecorateId / OpDecorateString / OpMemberDecorate
   // instructions that apply to |id|, directly or through a decoration group
@@ -61,6 +61,10 @@ class ModuleIndex {
  private:
   spvtools::opt::IRContext* context_;
   std::vector<spvtools::opt::Instruction*> defs_;
+  // Per id: its type is a pointer type (one byte each: asked for every
+  // operand of every instruction by the model build, where following the
+  // definition to its type was two cache misses per operand).
+  std::vector<char> is_pointer_;
   // Decorations, sorted by target; Decorations() answers by binary search.
   std::vector<std::pair<uint32_t, std::vector<const spvtools::opt::Instruction*>>> decorations_;
 };

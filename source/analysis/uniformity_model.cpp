@@ -72,7 +72,7 @@ uint32_t FunctionModel::NodeOf(uint32_t id) const {
 }
 
 bool FunctionModel::IsInvariantIn(uint32_t n, const Cycle* cycle) const {
-  return cycle->depth() >= nodes[n].invariant_depth;
+  return cycle->depth() >= node_invariant_depth[n];
 }
 
 namespace {
@@ -466,11 +466,17 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
       node.invariant_depth = need;
     }
   }
+  m.node_block.reserve(m.nodes.size());
+  m.node_id.reserve(m.nodes.size());
+  m.node_invariant_depth.reserve(m.nodes.size());
   for (uint32_t n = 0; n < m.nodes.size(); ++n) {
     const Node& node = m.nodes[n];
     if ((node.rule.rule == Rule::kLoad && !node.promoted) || node.rule.rule == Rule::kCall) {
       m.memory_readers.push_back(n);
     }
+    m.node_block.push_back(node.block);
+    m.node_id.push_back(node.id);
+    m.node_invariant_depth.push_back(node.invariant_depth);
   }
   return model;
 }

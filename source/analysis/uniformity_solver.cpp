@@ -71,7 +71,7 @@ void FunctionState::EnqueueTemporalUsers(const Cycle* cycle) {
   for (uint32_t b : cycle->blocks()) {
     for (uint32_t n : model_.block_nodes[b]) {
       for (uint32_t user : model_.users[n]) {
-        if (!cycle->Contains(model_.nodes[user].block)) Enqueue(user);
+        if (!cycle->Contains(model_.node_block[user])) Enqueue(user);
       }
     }
   }
@@ -107,7 +107,7 @@ Uniformity FunctionState::TemporalLevel(uint32_t def, uint32_t use_block,
     }
   };
   const CycleInfo& cycles = model_.graph->cycles;
-  const uint32_t def_block = model_.nodes[def].block;
+  const uint32_t def_block = model_.node_block[def];
   for (const Cycle* c = cycles.InnermostCycle(def_block); c != nullptr && !c->Contains(use_block);
        c = c->parent()) {
     // Temporal divergence, unless the value is the same on every iteration.
@@ -211,12 +211,11 @@ Uniformity FunctionState::Evaluate(uint32_t n, SolverHost& host, Reason* why) {
   auto take_use = [&](uint32_t op, Reason reason) {
     take(level_[op], reason);
     take(TemporalLevel(op, node.block),
-         {Kind::kTemporal, model_.nodes[op].id,
+         {Kind::kTemporal, model_.node_id[op],
           "defined in a cycle that threads leave on different iterations"});
   };
   auto operand_reason = [&](uint32_t op) {
-    const uint32_t id = model_.nodes[op].id;
-    return Reason{Kind::kOperand, id, "an operand"};
+    return Reason{Kind::kOperand, model_.node_id[op], "an operand"};
   };
   switch (node.rule.rule) {
     case Rule::kFollow:
@@ -244,7 +243,7 @@ Uniformity FunctionState::Evaluate(uint32_t n, SolverHost& host, Reason* why) {
       if (node.promoted) {
         for (uint32_t op : model_.operands[n]) {
           take_use(op, op == node.address ? operand_reason(op)
-                                          : Reason{Kind::kMemory, model_.nodes[op].id,
+                                          : Reason{Kind::kMemory, model_.node_id[op],
                                                    "the value stored to the variable"});
         }
       } else {
