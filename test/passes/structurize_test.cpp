@@ -70,12 +70,27 @@ struct Outcome {
   std::vector<uint32_t> words;  // the output's buffer
 };
 
+// Calls |visit(opcode, operands)| for each instruction of |binary|, the
+// operands being the words after the opcode word.
+template <typename Visit>
+void ForEachInstruction(const SpirvBinary& binary, const Visit& visit) {
+  const std::vector<uint32_t>& w = binary.words;
+  for (size_t i = 5; i < w.size() && (w[i] >> 16) != 0; i += w[i] >> 16) {
+    visit(static_cast<spv::Op>(w[i] & 0xffff),
+          std::vector<uint32_t>(w.begin() + i + 1, w.begin() + i + (w[i] >> 16)));
+  }
+}
+
 size_t CountBlocks(const SpirvBinary& binary) {
   size_t labels = 0;
-  for (size_t i = 5; i < binary.words.size(); i += binary.words[i] >> 16) {
-    labels += (binary.words[i] & 0xffff) == static_cast<uint32_t>(spv::Op::OpLabel);
-  }
+  ForEachInstruction(
+      binary, [&](spv::Op op, const std::vector<uint32_t>&) { labels += op == spv::Op::OpLabel; });
   return labels;
+}
+
+// The blocks of |body| itself, after kPrefix.
+size_t CountInputBlocks(const std::string& body) {
+  return CountBlocks(test::MustLoad("case.spvasm", std::string(kPrefix) + body));
 }
 
 // Structurizes |body| (after |prefix|), checks the output against the input
@@ -342,9 +357,11 @@ OpFunctionEnd
   EXPECT_EQ(o.words[12], 999u);  // i2 = 11 > 10 stops the loop first
 }
 
-// A switch whose case falls through into the default.
+// A switch whose case falls through into the default: native fall-through
+// too (the default comes first in the OpSwitch, so no order to fix), no
+// block added.
 TEST(StructurizeTest, SwitchWithFallThrough) {
-  const Outcome o = Structurize(R"(
+  const std::string body = R"(
 %main = OpFunction %void None %fn
 %entry = OpLabel
 %tid = OpLoad %uint %lid
@@ -365,12 +382,64 @@ OpBranch %end
 OpStore %p %r
 OpReturn
 OpFunctionEnd
-)");
+)";
+  const Outcome o = Structurize(body);
+  EXPECT_EQ(CountBlocks(o.output), CountInputBlocks(body));
   ASSERT_EQ(o.words.size(), 64u);
   EXPECT_EQ(o.words[0], 200u);  // case 0 falls through: (0 + 100) * 2
   EXPECT_EQ(o.words[1], 1u);
   EXPECT_EQ(o.words[2], 14u);  // default: 7 * 2
   EXPECT_EQ(o.words[4], 208u);
+}
+
+// `case 0: v += 100; case 1: v *= 2; break;` — case 0 falls through into
+// case 1, which SPIR-V expresses natively: case 1 stays a case of the switch
+// (no guard, no extra block; before, case 1 became the switch's merge and
+// the breaks of the other cases went through a guard), and the OpSwitch
+// lists case 1's target right after case 0's, although the input named it
+// first (the validator's fall-through order rule).
+TEST(StructurizeTest, SwitchFallThroughIntoACaseStaysNative) {
+  const std::string body = R"(
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%tid = OpLoad %uint %lid
+%sel = OpBitwiseAnd %uint %tid %u3
+OpSwitch %sel %dflt 1 %c1 0 %c0 2 %c2
+%c0 = OpLabel
+%v0 = OpIAdd %uint %tid %u100
+OpBranch %c1
+%c1 = OpLabel
+%v1in = OpPhi %uint %tid %entry %v0 %c0
+%v1 = OpIMul %uint %v1in %u2
+OpBranch %end
+%c2 = OpLabel
+OpBranch %end
+%dflt = OpLabel
+%vd = OpIAdd %uint %tid %u7
+OpBranch %end
+%end = OpLabel
+%r = OpPhi %uint %v1 %c1 %u999 %c2 %vd %dflt
+%p = OpAccessChain %ptr_sb_uint %out %u0 %tid
+OpStore %p %r
+OpReturn
+OpFunctionEnd
+)";
+  const Outcome o = Structurize(body);
+  EXPECT_EQ(CountBlocks(o.output), CountInputBlocks(body));
+  // The OpSwitch's literals, in operand order: case 0 before case 1.
+  std::vector<uint32_t> literals;
+  ForEachInstruction(o.output, [&](spv::Op op, const std::vector<uint32_t>& operands) {
+    if (op != spv::Op::OpSwitch) return;
+    for (size_t k = 2; k < operands.size(); k += 2) literals.push_back(operands[k]);
+  });
+  EXPECT_EQ(literals, (std::vector<uint32_t>{0, 1, 2}));
+  ASSERT_EQ(o.words.size(), 64u);
+  EXPECT_EQ(o.words[0], 200u);  // case 0 falls through: (0 + 100) * 2
+  EXPECT_EQ(o.words[1], 2u);    // case 1: 1 * 2
+  EXPECT_EQ(o.words[2], 999u);  // case 2
+  EXPECT_EQ(o.words[3], 10u);   // default: 3 + 7
+  EXPECT_EQ(o.words[4], 208u);  // (4 + 100) * 2
+  EXPECT_EQ(o.words[5], 10u);   // 5 * 2
 }
 
 // A diamond and a loop that only lack their merge instructions keep their
@@ -408,8 +477,7 @@ OpReturn
 OpFunctionEnd
 )";
   const Outcome o = Structurize(body);
-  EXPECT_EQ(CountBlocks(o.output),
-            CountBlocks(test::MustLoad("case.spvasm", std::string(kPrefix) + body)));
+  EXPECT_EQ(CountBlocks(o.output), CountInputBlocks(body));
   ASSERT_EQ(o.words.size(), 64u);
   EXPECT_EQ(o.words[2], 8u);   // 2 + 5, + 0 + 1
   EXPECT_EQ(o.words[3], 12u);  // 3 * 3, + 0 + 1 + 2

@@ -7,7 +7,7 @@
 #include <map>
 #include <set>
 
-#include "analysis/dominance.h"
+#include "passes/structurize/layout.h"
 
 namespace spirv_conv {
 namespace structurize {
@@ -41,11 +41,11 @@ class Emitter {
 
   bool Run(std::vector<uint32_t>* order, std::string* error) {
     error_ = error;
-    Prepare();
+    layout_ = PlanLayout(graph_, forest_, hints_);
     if (!EmitRegion(0)) return false;
     std::set<uint32_t> placed(order_.begin(), order_.end());
     if (placed.size() != order_.size()) return Fail("a block was placed twice");
-    for (uint32_t n : rpo_) {
+    for (uint32_t n : layout_.rpo) {
       if (!placed.count(n))
         return Fail("block %" + std::to_string(graph_->label(n)) + " was not placed");
     }
@@ -70,74 +70,6 @@ class Emitter {
   bool Fail(const std::string& message) {
     *error_ = "internal error: " + message;
     return false;
-  }
-
-  bool InLoop(int loop, uint32_t node) const {
-    const std::vector<uint32_t>& blocks = forest_.loops[loop].blocks;
-    return std::binary_search(blocks.begin(), blocks.end(), node);
-  }
-
-  void Prepare() {
-    const uint32_t size = graph_->size();
-    for (size_t i = 0; i < forest_.loops.size(); ++i) {
-      const ShapedLoop& loop = forest_.loops[i];
-      loop_of_header_[loop.header] = static_cast<int>(i);
-      if (loop.continue_target != loop.header) continue_targets_.insert(loop.continue_target);
-    }
-    // The forward graph: without the back edges (continue target -> header).
-    Cfg forward;
-    forward.successors.resize(size);
-    forward_preds_.resize(size);
-    for (uint32_t n = 0; n < size; ++n) {
-      for (uint32_t s : graph_->Successors(n)) {
-        auto header = loop_of_header_.find(s);
-        if (header != loop_of_header_.end() && InLoop(header->second, n)) continue;
-        forward.successors[n].push_back(s);
-        forward_preds_[s].insert(n);
-      }
-    }
-    rpo_ = analysis::ReversePostOrder(forward.successors, 0);
-    analysis::DominatorTree dominators(forward, false);
-    std::vector<uint32_t> parent(size, kNone);
-    for (uint32_t n : rpo_) {
-      if (n != 0) parent[n] = dominators.Idom(n);
-    }
-    for (const ShapedLoop& loop : forest_.loops) parent[loop.merge] = loop.header;
-    kids_.resize(size);
-    followers_.resize(size);
-    arm_.assign(size, 0);
-    for (uint32_t n : rpo_) {  // in reverse post-order, so the lists are sorted
-      if (n == 0 || continue_targets_.count(n)) continue;
-      const uint32_t p = parent[n];
-      auto loop = loop_of_header_.find(p);
-      if (loop != loop_of_header_.end() && forest_.loops[loop->second].merge == n) continue;
-      if (forward_preds_[n].size() == 1 && *forward_preds_[n].begin() == p) {
-        arm_[n] = 1;
-        kids_[p].push_back(n);
-      } else {
-        followers_[p].push_back(n);
-      }
-    }
-    // A selection of two or more arms and no follower: one arm becomes its
-    // merge (the input's merge when it named an arm, else the last target),
-    // so `if (c) { ...; continue; } rest` keeps its shape.
-    for (uint32_t x : rpo_) {
-      if (!followers_[x].empty() || kids_[x].size() < 2 || loop_of_header_.count(x)) continue;
-      auto hint = hints_.find(x);
-      uint32_t chosen = kNone, last = kNone;
-      size_t arms = 0;
-      for (uint32_t t : graph_->Successors(x)) {
-        if (!arm_[t]) continue;
-        ++arms;
-        last = t;
-        if (hint != hints_.end() && hint->second == t) chosen = t;
-      }
-      if (arms < 2) continue;
-      if (chosen == kNone) chosen = last;
-      arm_[chosen] = 0;
-      kids_[x].erase(std::find(kids_[x].begin(), kids_[x].end(), chosen));
-      followers_[x].push_back(chosen);
-    }
   }
 
   uint32_t CascadeVariable() {
@@ -174,7 +106,7 @@ class Emitter {
       if (frame.kind == Frame::kSelection) {
         *hop = {frame.merge_label, frame.merge_node != target, true};
       } else {
-        const std::vector<uint32_t>& ys = followers_[frame.owner];
+        const std::vector<uint32_t>& ys = layout_.followers[frame.owner];
         if (frame.current >= ys.size()) continue;
         const uint32_t next = ys[frame.current];
         *hop = {Placeholder(next), next != target, false};
@@ -198,8 +130,8 @@ class Emitter {
 
   bool EmitRegion(uint32_t x) {
     BlockGraph::ScopedLocation none(graph_, nullptr);  // no location leaks in
-    auto it = loop_of_header_.find(x);
-    if (it == loop_of_header_.end()) return EmitBody(x);
+    auto it = layout_.loop_of_header.find(x);
+    if (it == layout_.loop_of_header.end()) return EmitBody(x);
     const ShapedLoop& loop = forest_.loops[it->second];
     graph_->AddLoopMerge(x, graph_->label(loop.merge), graph_->label(loop.continue_target));
     stack_.push_back({Frame::kLoop, kNone, 0, it->second});
@@ -216,12 +148,12 @@ class Emitter {
 
   bool EmitBody(uint32_t x) {
     order_.push_back(x);
-    const std::vector<uint32_t>& ys = followers_[x];
+    const std::vector<uint32_t>& ys = layout_.followers[x];
     if (!ys.empty()) stack_.push_back({Frame::kSequence, kNone, 0, -1, x, 0});
     spvtools::opt::Instruction* terminator = graph_->Terminator(x);
     BlockGraph::ScopedLocation at(graph_, terminator);  // for cascades and replacements
     std::vector<uint32_t> arms, others;
-    for (uint32_t t : graph_->Successors(x)) (arm_[t] ? arms : others).push_back(t);
+    for (uint32_t t : graph_->Successors(x)) (layout_.arm[t] ? arms : others).push_back(t);
     const bool is_switch = terminator->opcode() == spv::Op::OpSwitch;
     size_t unseen = arms.size();
     bool unseen_hop = false;
@@ -234,7 +166,7 @@ class Emitter {
     const bool selection = is_switch || unseen >= 2;
     uint32_t dispatch = kNone;
     if (selection) {
-      if (loop_of_header_.count(x)) return Fail("a loop header needs a selection merge");
+      if (layout_.loop_of_header.count(x)) return Fail("a loop header needs a selection merge");
       Frame frame{Frame::kSelection};
       if (!ys.empty()) {
         frame.merge_node = ys[0];
@@ -251,7 +183,7 @@ class Emitter {
       if (!NextHop(t, true, &hops[t])) return false;
     }
     if (!RewriteTerminator(x, hops, selection ? stack_.back().merge_label : 0)) return false;
-    for (uint32_t k : kids_[x]) {
+    for (uint32_t k : layout_.kids[x]) {
       if (!EmitRegion(k)) return false;
     }
     if (selection) stack_.pop_back();
@@ -332,7 +264,7 @@ class Emitter {
   }
 
   bool EmitFollower(uint32_t owner, size_t k) {
-    const std::vector<uint32_t>& ys = followers_[owner];
+    const std::vector<uint32_t>& ys = layout_.followers[owner];
     const uint32_t y = ys[k - 1];
     const uint32_t placeholder = Placeholder(y);
     const BlockGraph::ScopedLocation at = AtGuard(placeholder);
@@ -495,12 +427,7 @@ class Emitter {
   const LoopForest& forest_;
   const std::map<uint32_t, uint32_t>& hints_;
   std::string* error_ = nullptr;
-  std::map<uint32_t, int> loop_of_header_;
-  std::set<uint32_t> continue_targets_;
-  std::vector<std::set<uint32_t>> forward_preds_;
-  std::vector<uint32_t> rpo_;
-  std::vector<std::vector<uint32_t>> kids_, followers_;
-  std::vector<char> arm_;
+  Layout layout_;
   std::vector<Frame> stack_;
   std::vector<uint32_t> order_;
   std::map<uint32_t, uint32_t> placeholder_;        // follower -> placeholder label

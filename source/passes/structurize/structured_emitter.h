@@ -4,12 +4,8 @@
 // The structurizer's last step (docs/structurize.md): lays out a reducible
 // CFG with shaped loops (loop_forest.h) as SPIR-V structured control flow.
 //
-// Blocks are placed by the dominator tree, as in Ramsey's "Beyond Relooper"
-// (ICFP 2022): a block's children with one forward predecessor (the block
-// itself) are its arms, emitted inside its selection construct; children
-// with several forward predecessors are its *followers*, emitted after it in
-// order, and the first of them is the merge of its selection construct. A
-// loop's exit block is placed after the loop.
+// Blocks are placed as layout.h plans: arms inside their parent's selection
+// construct, followers after it, the first follower as its merge.
 //
 // A branch is kept when SPIR-V allows it where it is: to an arm, to the merge
 // of the innermost selection, to the next follower, a break to the innermost
