@@ -88,6 +88,16 @@ size_t CountBlocks(const SpirvBinary& binary) {
   return labels;
 }
 
+// The case literals of the (first) OpSwitch of |binary|, in operand order.
+std::vector<uint32_t> SwitchLiterals(const SpirvBinary& binary) {
+  std::vector<uint32_t> literals;
+  ForEachInstruction(binary, [&](spv::Op op, const std::vector<uint32_t>& operands) {
+    if (op != spv::Op::OpSwitch || !literals.empty()) return;
+    for (size_t k = 2; k < operands.size(); k += 2) literals.push_back(operands[k]);
+  });
+  return literals;
+}
+
 // The blocks of |body| itself, after kPrefix.
 size_t CountInputBlocks(const std::string& body) {
   return CountBlocks(test::MustLoad("case.spvasm", std::string(kPrefix) + body));
@@ -115,6 +125,14 @@ Outcome Structurize(const std::string& body, const std::string& prefix = kPrefix
     outcome.words = test::WordsOf(*after, 0);
     EXPECT_EQ(test::WordsOf(*before, 0), outcome.words) << sim::ModelName(model);
   }
+  return outcome;
+}
+
+// Structurize(|body|), expecting the output to have the input's blocks: no
+// guard, dispatch or Flow block added.
+Outcome StructurizeKeepingBlocks(const std::string& body) {
+  Outcome outcome = Structurize(body);
+  EXPECT_EQ(CountBlocks(outcome.output), CountInputBlocks(body)) << "blocks added";
   return outcome;
 }
 
@@ -383,8 +401,7 @@ OpStore %p %r
 OpReturn
 OpFunctionEnd
 )";
-  const Outcome o = Structurize(body);
-  EXPECT_EQ(CountBlocks(o.output), CountInputBlocks(body));
+  const Outcome o = StructurizeKeepingBlocks(body);
   ASSERT_EQ(o.words.size(), 64u);
   EXPECT_EQ(o.words[0], 200u);  // case 0 falls through: (0 + 100) * 2
   EXPECT_EQ(o.words[1], 1u);
@@ -424,15 +441,9 @@ OpStore %p %r
 OpReturn
 OpFunctionEnd
 )";
-  const Outcome o = Structurize(body);
-  EXPECT_EQ(CountBlocks(o.output), CountInputBlocks(body));
+  const Outcome o = StructurizeKeepingBlocks(body);
   // The OpSwitch's literals, in operand order: case 0 before case 1.
-  std::vector<uint32_t> literals;
-  ForEachInstruction(o.output, [&](spv::Op op, const std::vector<uint32_t>& operands) {
-    if (op != spv::Op::OpSwitch) return;
-    for (size_t k = 2; k < operands.size(); k += 2) literals.push_back(operands[k]);
-  });
-  EXPECT_EQ(literals, (std::vector<uint32_t>{0, 1, 2}));
+  EXPECT_EQ(SwitchLiterals(o.output), (std::vector<uint32_t>{0, 1, 2}));
   ASSERT_EQ(o.words.size(), 64u);
   EXPECT_EQ(o.words[0], 200u);  // case 0 falls through: (0 + 100) * 2
   EXPECT_EQ(o.words[1], 2u);    // case 1: 1 * 2
@@ -440,6 +451,50 @@ OpFunctionEnd
   EXPECT_EQ(o.words[3], 10u);   // default: 3 + 7
   EXPECT_EQ(o.words[4], 208u);  // (4 + 100) * 2
   EXPECT_EQ(o.words[5], 10u);   // 5 * 2
+}
+
+// Fall-through after a case's `if` (`case 0: if (c) v += 100; /*falls
+// through*/ case 1: v *= 2;`): the branch into case 1 is the last block of
+// case 0's construct, at its top level, so it stays a native fall-through:
+// no block added, case 1 listed right after case 0.
+TEST(StructurizeTest, SwitchFallThroughAfterAnIf) {
+  const std::string body = R"(
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%tid = OpLoad %uint %lid
+%sel = OpBitwiseAnd %uint %tid %u1
+%bit = OpBitwiseAnd %uint %tid %u4
+%c = OpIEqual %bool %bit %u0
+OpSwitch %sel %dflt 1 %c1 0 %c0
+%c0 = OpLabel
+OpBranchConditional %c %then %m0
+%then = OpLabel
+%v0 = OpIAdd %uint %tid %u100
+OpBranch %m0
+%m0 = OpLabel
+%vm = OpPhi %uint %tid %c0 %v0 %then
+OpBranch %c1
+%c1 = OpLabel
+%v1in = OpPhi %uint %tid %entry %vm %m0
+%v1 = OpIMul %uint %v1in %u2
+OpBranch %end
+%dflt = OpLabel
+OpBranch %end
+%end = OpLabel
+%r = OpPhi %uint %v1 %c1 %u7 %dflt
+%p = OpAccessChain %ptr_sb_uint %out %u0 %tid
+OpStore %p %r
+OpReturn
+OpFunctionEnd
+)";
+  const Outcome o = StructurizeKeepingBlocks(body);
+  EXPECT_EQ(SwitchLiterals(o.output), (std::vector<uint32_t>{0, 1}));
+  ASSERT_EQ(o.words.size(), 64u);
+  EXPECT_EQ(o.words[0], 200u);  // case 0, bit 4 clear: (0 + 100) * 2
+  EXPECT_EQ(o.words[1], 2u);    // case 1: 1 * 2
+  EXPECT_EQ(o.words[4], 8u);    // case 0, bit 4 set: 4 * 2
+  EXPECT_EQ(o.words[5], 10u);   // case 1: 5 * 2
+  EXPECT_EQ(o.words[8], 216u);  // (8 + 100) * 2
 }
 
 // A diamond and a loop that only lack their merge instructions keep their
@@ -476,8 +531,7 @@ OpStore %p %acc
 OpReturn
 OpFunctionEnd
 )";
-  const Outcome o = Structurize(body);
-  EXPECT_EQ(CountBlocks(o.output), CountInputBlocks(body));
+  const Outcome o = StructurizeKeepingBlocks(body);
   ASSERT_EQ(o.words.size(), 64u);
   EXPECT_EQ(o.words[2], 8u);   // 2 + 5, + 0 + 1
   EXPECT_EQ(o.words[3], 12u);  // 3 * 3, + 0 + 1 + 2

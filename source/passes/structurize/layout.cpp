@@ -53,7 +53,8 @@ class Planner {
     }
     layout_.rpo = analysis::ReversePostOrder(forward.successors, 0);
     analysis::DominatorTree dominators(forward, false);
-    std::vector<uint32_t> parent(size, kNone);
+    std::vector<uint32_t>& parent = parent_;
+    parent.assign(size, kNone);
     for (uint32_t n : layout_.rpo) {
       if (n != 0) parent[n] = dominators.Idom(n);
     }
@@ -107,9 +108,9 @@ class Planner {
   // after |a|'s. A fall-through into the default needs no order (the
   // default comes first; spirv-val's rule then looks at where the default
   // falls through to, and here it never does), unless the default's label
-  // is also a case's. Only for the plain shape: |a| is itself a case target,
-  // not the default, that ends in an unconditional branch to |y|, and another
-  // follower is left to be the merge.
+  // is also a case's. Only when |y| has no other forward predecessor, |a| is
+  // not the default, another follower is left to be the merge, and the
+  // branch into |y| ends |a|'s case construct (below).
   //
   //      x: switch            x: switch, merge M   (case a; case y; ...)
   //     / | \                /  |  \
@@ -129,23 +130,41 @@ class Planner {
     for (size_t i = 0; i < layout_.followers[x].size() && layout_.followers[x].size() >= 2;) {
       const uint32_t y = layout_.followers[x][i];
       const std::set<uint32_t>& preds = layout_.forward_preds[y];
-      uint32_t a = kNone;
+      // The one other forward predecessor, and the arm of |x| above it.
+      uint32_t from = kNone;
       for (uint32_t p : preds) {
-        if (p != x) a = p;
+        if (p != x) from = p;
       }
-      const bool plain = !(y == default_node && default_is_a_case) && preds.size() == 2 &&
-                         preds.count(x) && a != kNone && a != default_node && layout_.arm[a] &&
-                         !layout_.loop_of_header.count(a) &&
-                         std::count(layout_.kids[x].begin(), layout_.kids[x].end(), a) &&
-                         graph_->Terminator(a)->opcode() == spv::Op::OpBranch;
-      const auto targets = graph_->Successors(x);
-      if (!plain || std::find(targets.begin(), targets.end(), a) == targets.end()) {
+      // |from| must end |a|'s case construct at its top level: up the tree
+      // from it, each block is the last follower of its parent, or the only
+      // arm of a parent that branches unconditionally. Then no construct is
+      // open when |from| branches, and its unconditional branch is the
+      // fall-through itself. (From inside a nested construct the branch
+      // would need a guard whose conditional branch mixes the fall-through
+      // with a path inside the case, without a merge of its own.)
+      bool top_level = from != kNone && graph_->Terminator(from)->opcode() == spv::Op::OpBranch;
+      uint32_t a = from;
+      while (top_level && a != 0 && parent_[a] != kNone && parent_[a] != x) {
+        const uint32_t q = parent_[a];
+        const auto& ys = layout_.followers[q];
+        const auto& arms = layout_.kids[q];
+        top_level = (!ys.empty() && ys.back() == a) ||
+                    (ys.empty() && arms.size() == 1 && arms[0] == a &&
+                     graph_->Terminator(q)->opcode() == spv::Op::OpBranch);
+        a = q;
+      }
+      const bool plain = top_level && !(y == default_node && default_is_a_case) &&
+                         preds.size() == 2 && preds.count(x) && a != 0 && parent_[a] == x &&
+                         a != default_node && layout_.arm[a] &&
+                         std::count(layout_.kids[x].begin(), layout_.kids[x].end(), a);
+      if (!plain) {
         ++i;
         continue;
       }
       layout_.followers[x].erase(layout_.followers[x].begin() + static_cast<std::ptrdiff_t>(i));
       layout_.arm[y] = 1;
       layout_.kids[x].insert(std::find(layout_.kids[x].begin(), layout_.kids[x].end(), a) + 1, y);
+      layout_.fall_through[y] = {x, a};
       if (y != default_node) falls_into[graph_->label(a)] = graph_->label(y);
     }
     if (!falls_into.empty()) OrderSwitchTargets(terminator, falls_into);
@@ -185,6 +204,7 @@ class Planner {
   const LoopForest& forest_;
   const std::map<uint32_t, uint32_t>& hints_;
   Layout layout_;
+  std::vector<uint32_t> parent_;  // per node: its parent in the layout's tree
 };
 
 }  // namespace

@@ -33,6 +33,14 @@ struct Layout {
   std::vector<std::vector<uint32_t>> kids;        // per node: its arms, in emission order
   std::vector<std::vector<uint32_t>> followers;   // per node: its followers, in emission order
   std::vector<char> arm;                          // per node: it is an arm of its parent
+  // Switch fall-through: case block -> the switch and the case (an arm of
+  // the switch) whose construct branches into it. The only arms with two
+  // forward predecessors.
+  struct FallThrough {
+    uint32_t switch_node;
+    uint32_t from_case;
+  };
+  std::map<uint32_t, FallThrough> fall_through;
 };
 
 // Plans the layout of |graph| with shaped loops |forest|. |merge_hints| maps

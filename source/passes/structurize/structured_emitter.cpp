@@ -25,6 +25,7 @@ struct Frame {
   int loop = -1;             // kLoop
   uint32_t owner = 0;        // kSequence: the block whose followers are being emitted
   uint32_t current = 0;      // kSequence: followers emitted so far, the one being emitted included
+  uint32_t arm = kNone;      // kSelection: the arm being emitted
 };
 
 // Where a branch to some block goes from the current position.
@@ -104,6 +105,13 @@ class Emitter {
         return Fail("a branch to %" + std::to_string(graph_->label(target)) + " leaves a loop");
       }
       if (frame.kind == Frame::kSelection) {
+        // The case this branch is in falls through into |target|: a legal
+        // branch to the next case target of the switch.
+        auto fall = layout_.fall_through.find(target);
+        if (fall != layout_.fall_through.end() && frame.arm == fall->second.from_case) {
+          *hop = {graph_->label(target), false, true};
+          return true;
+        }
         *hop = {frame.merge_label, frame.merge_node != target, true};
       } else {
         const std::vector<uint32_t>& ys = layout_.followers[frame.owner];
@@ -153,7 +161,14 @@ class Emitter {
     spvtools::opt::Instruction* terminator = graph_->Terminator(x);
     BlockGraph::ScopedLocation at(graph_, terminator);  // for cascades and replacements
     std::vector<uint32_t> arms, others;
-    for (uint32_t t : graph_->Successors(x)) (layout_.arm[t] ? arms : others).push_back(t);
+    for (uint32_t t : graph_->Successors(x)) {
+      // A fall-through target is an arm of its switch, not of the case
+      // branching into it.
+      auto fall = layout_.fall_through.find(t);
+      const bool arm =
+          layout_.arm[t] && (fall == layout_.fall_through.end() || fall->second.switch_node == x);
+      (arm ? arms : others).push_back(t);
+    }
     const bool is_switch = terminator->opcode() == spv::Op::OpSwitch;
     size_t unseen = arms.size();
     bool unseen_hop = false;
@@ -183,7 +198,9 @@ class Emitter {
       if (!NextHop(t, true, &hops[t])) return false;
     }
     if (!RewriteTerminator(x, hops, selection ? stack_.back().merge_label : 0)) return false;
+    const size_t selection_frame = stack_.size() - 1;  // when |selection|
     for (uint32_t k : layout_.kids[x]) {
+      if (selection) stack_[selection_frame].arm = k;
       if (!EmitRegion(k)) return false;
     }
     if (selection) stack_.pop_back();
