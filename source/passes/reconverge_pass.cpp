@@ -139,6 +139,7 @@ class Reconverger {
       }
     }
     std::unique_ptr<Instruction> chain(first->Clone(context_));
+    if (!SameLine(chains)) chain->ClearDbgLineInsts();
     chain->SetResultId(context_->TakeNextId());
     for (uint32_t i = 1; i < first->NumInOperands(); ++i) {
       std::vector<uint32_t> values;
@@ -188,6 +189,31 @@ class Reconverger {
     return true;
   }
 
+  // Whether |copies| have one source line (OpLine or DebugLine, operand for
+  // operand, or none at all). One instruction standing in for copies from
+  // several lines gets none, as LLVM's merged debug locations get line 0:
+  // the first copy's line would attribute the others' statements to it.
+  static bool SameLine(const std::vector<Instruction*>& copies) {
+    auto line_of = [](const Instruction* inst) {
+      return inst->dbg_line_insts().empty() ? nullptr : &inst->dbg_line_insts().back();
+    };
+    const Instruction* first = line_of(copies[0]);
+    for (const Instruction* copy : copies) {
+      const Instruction* line = line_of(copy);
+      if (line == nullptr || first == nullptr) {
+        if (line != first) return false;
+        continue;
+      }
+      if (line->opcode() != first->opcode() || line->NumInOperands() != first->NumInOperands()) {
+        return false;
+      }
+      for (uint32_t i = 0; i < line->NumInOperands(); ++i) {
+        if (!(line->GetInOperand(i).words == first->GetInOperand(i).words)) return false;
+      }
+    }
+    return true;
+  }
+
   static Instruction* LastBeforeTerminator(BasicBlock* block) {
     auto it = block->tail();
     if (it == block->begin()) return nullptr;
@@ -229,6 +255,7 @@ class Reconverger {
     }
     // Operands that differ become phis; pointers and opaque values cannot.
     std::unique_ptr<Instruction> sunk(first.Clone(context_));
+    if (!SameLine(tails)) sunk->ClearDbgLineInsts();
     std::vector<std::unique_ptr<Instruction>> phis;
     for (uint32_t i = 0; i < first.NumInOperands(); ++i) {
       if (!spvIsInIdType(first.GetInOperand(i).type)) continue;

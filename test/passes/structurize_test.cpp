@@ -158,6 +158,8 @@ struct Locations {
   // The terminator's line of each block the structurizer added (label id at
   // or above the input's id bound), in layout order.
   std::vector<std::pair<uint32_t, uint32_t>> new_blocks;  // (label, line)
+  // The line of each store of the last block (0: none).
+  std::vector<uint32_t> last_block_stores;
 };
 
 Locations LocationsOf(const SpirvBinary& binary, uint32_t input_bound) {
@@ -174,6 +176,11 @@ Locations LocationsOf(const SpirvBinary& binary, uint32_t input_bound) {
       if (block.id() >= input_bound) {
         result.new_blocks.emplace_back(block.id(),
                                        LocationOf(**context, *block.terminator()).second);
+      }
+      result.last_block_stores.clear();
+      for (const spvtools::opt::Instruction& inst : block) {
+        if (inst.opcode() == spv::Op::OpStore)
+          result.last_block_stores.push_back(LocationOf(**context, inst).second);
       }
     }
   }
@@ -656,6 +663,10 @@ TEST(StructurizeTest, GlslangDebugInfoSurvivesReconverge) {
     // block --reconverge adds for the returns, whose OpReturn stands in for
     // the first return of the function's block order (line 13).
     EXPECT_EQ(lines, (std::vector<uint32_t>{22, 13, 18, 22, 13}));
+    // The store --reconverge sinks into that exit block stands for the
+    // stores of lines 12, 17, 21 and 24: it gets no line rather than the
+    // first one's.
+    EXPECT_EQ(out_locations.last_block_stores, (std::vector<uint32_t>{0}));
   };
   LoadOptions with_lines;
   with_lines.glsl.debug_info = true;
