@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <map>
 #include <memory>
+#include <set>
 #include <vector>
 
 #include "analysis/convergence_classes.h"
@@ -257,6 +258,7 @@ class Reconverger {
     std::unique_ptr<Instruction> sunk(first.Clone(context_));
     if (!SameLine(tails)) sunk->ClearDbgLineInsts();
     std::vector<std::unique_ptr<Instruction>> phis;
+    std::set<Instruction*> replaced_chains;  // the predecessors' chains a join chain replaces
     for (uint32_t i = 0; i < first.NumInOperands(); ++i) {
       if (!spvIsInIdType(first.GetInOperand(i).type)) continue;
       std::vector<uint32_t> values;
@@ -271,6 +273,7 @@ class Reconverger {
         const uint32_t chain = SinkChain(chains, preds, &phis);
         if (chain == 0) return false;
         sunk->SetInOperand(i, {chain});
+        replaced_chains.insert(chains.begin(), chains.end());
         continue;
       }
       if (passes::IsPointerOrOpaqueType(context_, value->type_id())) return false;
@@ -291,6 +294,12 @@ class Reconverger {
     for (Instruction* inst : tails) {
       if (inst != tails[0] && inst->HasResultId()) context_->KillNamesAndDecorates(inst);
       context_->KillInst(inst);
+    }
+    // A predecessor's chain that only the moved instruction used is dead
+    // now (left alone, the next round would sink it too: a dead chain in
+    // the join).
+    for (Instruction* chain : replaced_chains) {
+      if (defs->NumUsers(chain) == 0) context_->KillInst(chain);
     }
     defs->AnalyzeInstDefUse(placed);
     context_->set_instr_block(placed, join);
