@@ -126,7 +126,6 @@ class Planner {
     for (uint32_t i = 3; i < terminator->NumInOperands(); i += 2) {
       default_is_a_case |= terminator->GetSingleWordInOperand(i) == default_label;
     }
-    std::map<uint32_t, uint32_t> falls_into;  // case block a -> case block y, by label
     for (size_t i = 0; i < layout_.followers[x].size() && layout_.followers[x].size() >= 2;) {
       const uint32_t y = layout_.followers[x][i];
       const std::set<uint32_t>& preds = layout_.forward_preds[y];
@@ -155,8 +154,7 @@ class Planner {
       }
       const bool plain = top_level && !(y == default_node && default_is_a_case) &&
                          preds.size() == 2 && preds.count(x) && a != 0 && parent_[a] == x &&
-                         a != default_node && layout_.arm[a] &&
-                         std::count(layout_.kids[x].begin(), layout_.kids[x].end(), a);
+                         a != default_node && layout_.arm[a];
       if (!plain) {
         ++i;
         continue;
@@ -165,7 +163,13 @@ class Planner {
       layout_.arm[y] = 1;
       layout_.kids[x].insert(std::find(layout_.kids[x].begin(), layout_.kids[x].end(), a) + 1, y);
       layout_.fall_through[y] = {x, a};
-      if (y != default_node) falls_into[graph_->label(a)] = graph_->label(y);
+    }
+    // The OpSwitch order follows from the fall-throughs of |x|.
+    std::map<uint32_t, uint32_t> falls_into;  // case label a -> case label y
+    for (const auto& [y, fall] : layout_.fall_through) {
+      if (fall.switch_node == x && y != default_node) {
+        falls_into[graph_->label(fall.from_case)] = graph_->label(y);
+      }
     }
     if (!falls_into.empty()) OrderSwitchTargets(terminator, falls_into);
   }

@@ -198,7 +198,7 @@ class Emitter {
       if (!NextHop(t, true, &hops[t])) return false;
     }
     if (!RewriteTerminator(x, hops, selection ? stack_.back().merge_label : 0)) return false;
-    const size_t selection_frame = stack_.size() - 1;  // when |selection|
+    const size_t selection_frame = selection ? stack_.size() - 1 : 0;
     for (uint32_t k : layout_.kids[x]) {
       if (selection) stack_[selection_frame].arm = k;
       if (!EmitRegion(k)) return false;
