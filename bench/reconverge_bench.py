@@ -10,16 +10,24 @@ original, the baseline and the candidate in the SIMT simulator (maximal
 reconvergence, subgroup size 32, 2 workgroups of 64), and compare:
 
   * the output buffer of both transforms must equal the original's;
-  * SIMT efficiency = active lanes / (issues x 32), baseline vs candidate.
+  * SIMT efficiency = active lanes / (issues x 32), baseline vs candidate,
+    and the instructions issued.
 
---check exits 1 when an output differs or the candidate's efficiency is
-lower than the baseline's on any shader (CTest `structurize.reconverge`).
+The candidate applies the transform only where its cost model expects fewer
+issues (the decision and the estimates come from `--report`); the last
+column is the transform applied regardless (`--reconverge-everywhere`), to
+show what the cost model declined and why.
+
+--check exits 1 when an output differs, or the candidate's efficiency is
+lower or its issue count higher than the baseline's on any shader (CTest
+`structurize.reconverge`).
 Without --no-doc the table goes into docs/performance.md.
 """
 
 import argparse
 import json
 import math
+import re
 import os
 import subprocess
 import sys
@@ -54,6 +62,21 @@ def measure(spirv_conv, module, work):
         return words, json.load(f)
 
 
+def decisions(report):
+    """The cost model's verdicts in an `opt --report` file, e.g. "applied (27 → 18)"."""
+    with open(report) as f:
+        modules = json.load(f)["modules"]
+    verdicts = []
+    for module in modules:
+        for change in module["changes"]:
+            if change["pass"] != "reconverge":
+                continue
+            before, after = re.findall(r"(\d+) structurized, (\d+) reconverged", change["detail"])[0]
+            verdicts.append("%s (%s → %s)" % ("applied" if change["action"] == "reconverge"
+                                              else "declined", before, after))
+    return ", ".join(verdicts) or "nothing to change"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--spirv-conv", required=True)
@@ -71,24 +94,35 @@ def main():
             sh(args.glslang, "-V", "--target-env", "vulkan1.1", os.path.join(folder, name), "-o",
                stem + ".spv")
             sh(args.spirv_conv, "opt", stem + ".spv", "--structurize", "-o", stem + ".base.spv")
-            sh(args.spirv_conv, "opt", stem + ".spv", "--reconverge", "-o", stem + ".reconv.spv")
+            report = stem + ".report.json"
+            sh(args.spirv_conv, "opt", stem + ".spv", "--reconverge", "-o", stem + ".reconv.spv",
+               "--report", report)
+            sh(args.spirv_conv, "opt", stem + ".spv", "--reconverge", "--reconverge-everywhere",
+               "-o", stem + ".always.spv")
             original, _ = measure(args.spirv_conv, stem + ".spv", work)
             base_out, base = measure(args.spirv_conv, stem + ".base.spv", work)
             new_out, new = measure(args.spirv_conv, stem + ".reconv.spv", work)
-            if base_out != original or new_out != original:
+            always_out, always = measure(args.spirv_conv, stem + ".always.spv", work)
+            if base_out != original or new_out != original or always_out != original:
                 failures.append("%s: output differs from the original" % name)
             if new["simt_efficiency"] < base["simt_efficiency"]:
                 failures.append("%s: efficiency %.4f < %.4f" % (name, new["simt_efficiency"],
                                                                  base["simt_efficiency"]))
-            rows.append((name, base, new))
-    lines = ["| shader | efficiency `--structurize` | efficiency `--reconverge` | gain | issues before → after |",
-             "| --- | --- | --- | --- | --- |"]
+            if new["issued"] > base["issued"]:
+                failures.append("%s: %d instructions issued > %d" % (name, new["issued"],
+                                                                      base["issued"]))
+            rows.append((name, decisions(report), base, new, always))
+    lines = ["| shader | cost model: estimate `--structurize` → `--reconverge` | efficiency "
+             "`--structurize` | efficiency `--reconverge` | gain | issues before → after | "
+             "`--reconverge-everywhere`: efficiency, issues |",
+             "| --- | --- | --- | --- | --- | --- | --- |"]
     logs = []
-    for name, base, new in rows:
+    for name, decided, base, new, always in rows:
         gain = new["simt_efficiency"] / base["simt_efficiency"]
         logs.append(math.log(gain))
-        lines.append("| %s | %.4f | %.4f | %.3f× | %d → %d |" % (
-            name, base["simt_efficiency"], new["simt_efficiency"], gain, base["issued"], new["issued"]))
+        lines.append("| %s | %s | %.4f | %.4f | %.3f× | %d → %d | %.4f, %d |" % (
+            name, decided, base["simt_efficiency"], new["simt_efficiency"], gain, base["issued"],
+            new["issued"], always["simt_efficiency"], always["issued"]))
     geomean = math.exp(sum(logs) / len(logs)) if logs else 1.0
     lines.append("")
     lines.append("Geometric mean of the gains: **%.3f×** over %d shaders (maximal reconvergence, "

@@ -35,6 +35,7 @@ struct PipelineOptions {
   bool structurize = false;
   // Predicated reconvergence first (ReconvergePass), then --structurize.
   bool reconverge = false;
+  ReconvergePolicy reconverge_policy = ReconvergePolicy::kWhereItPays;
   // Then spirv-opt passes under the motion guard (RunGuardedOptimizer),
   // one flag per pass (ExpandOptimizerFlags); |optimizer.validator| and
   // |.validate_each_pass| are taken from the fields above.
@@ -60,10 +61,14 @@ Expected<SpirvBinary> StructurizeBinary(const SpirvBinary& binary, const Validat
                                         bool skip_input_validation,
                                         StructurizeStats* stats = nullptr);
 
-// ReconvergePass, then StructurizeBinary on its result.
+// ReconvergePass on the functions |policy| picks, then StructurizeBinary on
+// the result; the other functions come out as StructurizeBinary makes them.
+// |stats| (may be null) gets the pass's counts and one decision per function
+// the pass would change.
 Expected<SpirvBinary> ReconvergeBinary(const SpirvBinary& binary, const ValidatorFlags& validator,
                                        bool skip_input_validation, ReconvergeStats* stats = nullptr,
-                                       StructurizeStats* structurize_stats = nullptr);
+                                       StructurizeStats* structurize_stats = nullptr,
+                                       ReconvergePolicy policy = ReconvergePolicy::kWhereItPays);
 
 Expected<std::vector<uint32_t>> RunPipeline(
     const SpirvBinary& binary, const PipelineOptions& options, ChangeLog* log = nullptr,

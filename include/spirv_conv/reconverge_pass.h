@@ -17,13 +17,20 @@
 // Convergent and co-convergent instructions (derivatives, barriers, subgroup
 // operations), calls and atomics never move, and neither does anything
 // whose differing operands would need a phi of a pointer or opaque value.
-// The pass runs before --structurize (which it implies in spirv-conv opt).
+// The pass first promotes the functions' Function variables to SSA values
+// (the exits' code is compared in that form). It runs before --structurize
+// (which it implies in spirv-conv opt); ReconvergeBinary (pipeline.h) keeps
+// it only in functions where it lowers the estimated issues.
 
 #ifndef INCLUDE_SPIRV_CONV_RECONVERGE_PASS_H_
 #define INCLUDE_SPIRV_CONV_RECONVERGE_PASS_H_
 
 #include <cstdint>
+#include <optional>
+#include <set>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "source/opt/pass.h"
 
@@ -32,10 +39,34 @@ namespace spirv_conv {
 struct ReconvergeStats {
   uint32_t unified_exits = 0;  // functions whose returns now share one block
   uint32_t sunk = 0;           // instructions sunk into joins
+  std::set<uint32_t> changed;  // the functions (result ids) the pass changed
+
+  // Filled by ReconvergeBinary (pipeline.h), which applies the pass to a
+  // function only where it pays: its estimated issue cost when every
+  // branch diverges (DivergentIssueCost, issue_cost.h), structurized
+  // without and with the pass.
+  struct Decision {
+    uint32_t function = 0;
+    uint64_t structurized_cost = 0;  // --structurize alone
+    uint64_t reconverged_cost = 0;   // the pass, then --structurize
+    bool applied = false;            // reconverged_cost < structurized_cost
+  };
+  std::vector<Decision> decisions;  // one per function in |changed|
+};
+
+// Where ReconvergeBinary (pipeline.h) applies predicated reconvergence.
+enum class ReconvergePolicy {
+  kWhereItPays,  // functions whose estimated issues it lowers (ReconvergeStats::Decision)
+  kEverywhere,   // every function (to measure or debug the transform itself)
 };
 
 class ReconvergePass : public spvtools::opt::Pass {
  public:
+  // Every function of the module.
+  ReconvergePass() = default;
+  // Only the functions whose result ids are in |functions|.
+  explicit ReconvergePass(std::set<uint32_t> functions) : only_(std::move(functions)) {}
+
   const char* name() const override { return "reconverge"; }
   const std::string& error() const { return error_; }
   const ReconvergeStats& stats() const { return stats_; }
@@ -43,6 +74,7 @@ class ReconvergePass : public spvtools::opt::Pass {
  private:
   Status Process() override;
 
+  std::optional<std::set<uint32_t>> only_;
   std::string error_;
   ReconvergeStats stats_;
 };

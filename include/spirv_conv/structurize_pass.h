@@ -20,6 +20,10 @@ namespace spirv_conv {
 
 struct StructurizeStats {
   uint32_t irreducible_cycles = 0;  // cycles given a dispatch header
+  // Step 7's tidying of the structurizer's own code (passes/structurize/tidy.h):
+  uint32_t guards_removed = 0;  // guards whose sides met at once
+  uint32_t phis_folded = 0;     // phis of one value (or undefined)
+  uint32_t dead_deleted = 0;    // instructions nothing used
 };
 
 class StructurizePass : public spvtools::opt::Pass {

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "analysis/convergence_classes.h"
+#include "passes/promote_variables.h"
 #include "passes/value_types.h"
 #include "source/opt/cfg.h"
 #include "source/opt/ir_builder.h"
@@ -109,9 +110,35 @@ class Reconverger {
   }
 
  private:
-  uint32_t NewPhi(uint32_t type, const std::vector<uint32_t>& values,
-                  const std::vector<BasicBlock*>& preds,
-                  std::vector<std::unique_ptr<Instruction>>* phis) {
+  // A phi of |type| in |join| taking values[p] from preds[p]: one |join|
+  // has, or one of |phis| (made for the instruction being sunk), or a new
+  // one appended to |phis|. Sharing phis lets the next round sink what
+  // feeds them: a value used twice by the sunk code (x ^ (x >> 16)) is one
+  // phi, used by nothing else.
+  uint32_t PhiOf(uint32_t type, const std::vector<uint32_t>& values,
+                 const std::vector<BasicBlock*>& preds, BasicBlock* join,
+                 std::vector<std::unique_ptr<Instruction>>* phis) {
+    auto takes = [&](const Instruction& phi) {
+      if (phi.opcode() != spv::Op::OpPhi || phi.type_id() != type ||
+          phi.NumInOperands() != 2 * values.size()) {
+        return false;
+      }
+      for (uint32_t i = 0; i < phi.NumInOperands(); i += 2) {
+        const uint32_t from = phi.GetSingleWordInOperand(i + 1);
+        bool matched = false;
+        for (size_t p = 0; p < preds.size(); ++p) {
+          if (preds[p]->id() == from) matched = phi.GetSingleWordInOperand(i) == values[p];
+        }
+        if (!matched) return false;
+      }
+      return true;
+    };
+    for (const auto& phi : *phis) {
+      if (takes(*phi)) return phi->result_id();
+    }
+    for (auto it = join->begin(); it != join->end() && it->opcode() == spv::Op::OpPhi; ++it) {
+      if (takes(*it)) return it->result_id();
+    }
     Instruction::OperandList incoming;
     for (size_t p = 0; p < values.size(); ++p) {
       incoming.push_back(Operand(SPV_OPERAND_TYPE_ID, {values[p]}));
@@ -124,9 +151,9 @@ class Reconverger {
 
   // |chains| (one per predecessor): access chains with one base and one
   // type, and non-pointer indices. Returns the id of an equivalent chain
-  // to place in the join (appended to |code| after the phis it needs), or 0.
+  // to place in |join| (appended to |code| after the phis it needs), or 0.
   uint32_t SinkChain(const std::vector<Instruction*>& chains, const std::vector<BasicBlock*>& preds,
-                     std::vector<std::unique_ptr<Instruction>>* code) {
+                     BasicBlock* join, std::vector<std::unique_ptr<Instruction>>* code) {
     const Instruction* first = chains[0];
     if (first == nullptr || (first->opcode() != spv::Op::OpAccessChain &&
                              first->opcode() != spv::Op::OpInBoundsAccessChain)) {
@@ -152,7 +179,7 @@ class Reconverger {
           passes::TypeOpcode(context_, index->type_id()) != spv::Op::OpTypeInt) {
         return 0;
       }
-      chain->SetInOperand(i, {NewPhi(index->type_id(), values, preds, code)});
+      chain->SetInOperand(i, {PhiOf(index->type_id(), values, preds, join, code)});
     }
     const uint32_t id = chain->result_id();
     code->push_back(std::move(chain));
@@ -270,14 +297,14 @@ class Reconverger {
         // Access chains alike but for their indices: one chain in the join.
         std::vector<Instruction*> chains;
         for (uint32_t id : values) chains.push_back(defs->GetDef(id));
-        const uint32_t chain = SinkChain(chains, preds, &phis);
+        const uint32_t chain = SinkChain(chains, preds, join, &phis);
         if (chain == 0) return false;
         sunk->SetInOperand(i, {chain});
         replaced_chains.insert(chains.begin(), chains.end());
         continue;
       }
       if (passes::IsPointerOrOpaqueType(context_, value->type_id())) return false;
-      sunk->SetInOperand(i, {NewPhi(value->type_id(), values, preds, &phis)});
+      sunk->SetInOperand(i, {PhiOf(value->type_id(), values, preds, join, &phis)});
     }
     // Place: the new phis after the join's phis, then the instruction.
     Instruction* insert_at = &*join->begin();
@@ -317,6 +344,19 @@ class Reconverger {
 }  // namespace
 
 spvtools::opt::Pass::Status ReconvergePass::Process() {
+  // The exits' code compared in SSA form: at glslang's -O0 each exit
+  // computes in a variable of its own (--structurize promotes them anyway).
+  std::vector<Function*> functions;
+  for (Function& function : *get_module()) {
+    if (function.IsDeclaration()) continue;
+    if (!only_ || only_->count(function.result_id()) != 0) functions.push_back(&function);
+  }
+  const uint32_t bound = context()->module()->IdBound();
+  if (!passes::PromoteFunctionVariables(context(), functions)) {
+    error_ = "the SSA rewriter failed";
+    return Status::Failure;
+  }
+  const bool promoted = context()->module()->IdBound() != bound;
   Expected<std::unique_ptr<UniformityInfo>> info = UniformityInfo::Compute(context());
   if (!info) {
     error_ = info.error().message;
@@ -326,10 +366,9 @@ spvtools::opt::Pass::Status ReconvergePass::Process() {
   // functions whose returns are in divergent control flow.
   std::vector<std::pair<uint32_t, std::vector<uint32_t>>> joins;  // join -> preds (labels)
   std::vector<Function*> exits;
-  for (Function& function : *get_module()) {
-    if (function.IsDeclaration()) continue;
+  for (Function* function : functions) {
     bool divergent_return = false;
-    for (BasicBlock& block : function) {
+    for (BasicBlock& block : *function) {
       if (IsReturn(block.tail()->opcode()) &&
           (*info)->ControlFlowLevel(block.id()) != Uniformity::kUniform) {
         divergent_return = true;
@@ -340,18 +379,21 @@ spvtools::opt::Pass::Status ReconvergePass::Process() {
         joins.emplace_back(join, preds);
       }
     }
-    if (divergent_return) exits.push_back(&function);
+    if (divergent_return) exits.push_back(function);
   }
   info->reset();
   Reconverger reconverger(context(), &stats_);
   for (const auto& [join, preds] : joins) {
     std::vector<BasicBlock*> blocks;
     for (uint32_t p : preds) blocks.push_back(cfg()->block(p));
+    const uint32_t sunk = stats_.sunk;
     reconverger.SinkCommonTails(cfg()->block(join), blocks);
+    if (stats_.sunk != sunk) stats_.changed.insert(cfg()->block(join)->GetParent()->result_id());
   }
   for (Function* function : exits) {
     BasicBlock* exit = reconverger.UnifyReturns(function);
     if (exit == nullptr) continue;
+    stats_.changed.insert(function->result_id());
     context()->InvalidateAnalysesExceptFor(
         IRContext::kAnalysisTypes | IRContext::kAnalysisConstants |
         IRContext::kAnalysisDecorations | IRContext::kAnalysisNameMap);
@@ -359,7 +401,7 @@ spvtools::opt::Pass::Status ReconvergePass::Process() {
     for (uint32_t p : cfg()->preds(exit->id())) preds.push_back(cfg()->block(p));
     reconverger.SinkCommonTails(exit, preds);
   }
-  const bool changed = stats_.unified_exits + stats_.sunk > 0;
+  const bool changed = promoted || stats_.unified_exits + stats_.sunk > 0;
   return changed ? Status::SuccessWithChange : Status::SuccessWithoutChange;
 }
 

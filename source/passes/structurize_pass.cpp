@@ -8,7 +8,8 @@
 //   4. shape loops: one exit block, one back edge, a plain header;
 //   5. lay the blocks out as structured constructs (EmitStructured);
 //   6. turn the variables back into SSA (SPIRV-Tools' SSA rewriter) and
-//      delete stores nothing reads any more.
+//      delete stores nothing reads any more;
+//   7. tidy what steps 5 and 6 left behind (structurize/tidy.h).
 
 #include "spirv_conv/structurize_pass.h"
 
@@ -18,81 +19,19 @@
 #include <vector>
 
 #include "analysis/dominance.h"
+#include "passes/promote_variables.h"
 #include "passes/structurize/block_graph.h"
 #include "passes/structurize/demote_ssa.h"
 #include "passes/structurize/loop_forest.h"
 #include "passes/structurize/structured_emitter.h"
-#include "source/opt/mem_pass.h"
-#include "source/opt/ssa_rewrite_pass.h"
+#include "passes/structurize/tidy.h"
 
 namespace spirv_conv {
 
 namespace {
 
 using spvtools::opt::Function;
-using spvtools::opt::Instruction;
 using spvtools::opt::IRContext;
-
-// SPIRV-Tools' SSA rewriter on chosen functions only.
-class PromoteVariables : public spvtools::opt::MemPass {
- public:
-  explicit PromoteVariables(std::vector<Function*> functions) : functions_(std::move(functions)) {}
-  const char* name() const override { return "structurize-promote"; }
-
- private:
-  Status Process() override {
-    Status status = Status::SuccessWithoutChange;
-    for (Function* function : functions_) {
-      status =
-          CombineStatus(status, spvtools::opt::SSARewriter(this).RewriteFunctionIntoSSA(function));
-      if (status == Status::Failure) break;
-    }
-    return status;
-  }
-  std::vector<Function*> functions_;
-};
-
-// Deletes Function variables only stored to (and what only fed those
-// stores) in |function|.
-void DeleteDeadStores(IRContext* context, Function* function) {
-  auto* defs = context->get_def_use_mgr();
-  std::vector<Instruction*> variables;
-  for (Instruction& inst : *function->entry()) {
-    if (inst.opcode() == spv::Op::OpVariable) variables.push_back(&inst);
-  }
-  std::vector<Instruction*> maybe_dead;
-  for (Instruction* variable : variables) {
-    bool only_stored = true;
-    defs->ForEachUser(variable, [&](Instruction* user) {
-      only_stored &= user->opcode() == spv::Op::OpStore || user->opcode() == spv::Op::OpName ||
-                     spvOpcodeIsDecoration(user->opcode());
-    });
-    if (!only_stored) continue;
-    std::vector<Instruction*> stores;
-    defs->ForEachUser(variable, [&](Instruction* user) {
-      if (user->opcode() == spv::Op::OpStore) stores.push_back(user);
-    });
-    for (Instruction* store : stores) {
-      if (Instruction* value = defs->GetDef(store->GetSingleWordInOperand(1)))
-        maybe_dead.push_back(value);
-      context->KillInst(store);
-    }
-    context->KillNamesAndDecorates(variable);
-    context->KillInst(variable);
-  }
-  while (!maybe_dead.empty()) {
-    Instruction* inst = maybe_dead.back();
-    maybe_dead.pop_back();
-    if (inst->opcode() == spv::Op::OpNop || !context->IsCombinatorInstruction(inst) ||
-        context->get_instr_block(inst) == nullptr || defs->NumUses(inst) != 0) {
-      continue;
-    }
-    inst->ForEachInId([&](uint32_t* id) {
-      if (Instruction* operand = defs->GetDef(*id)) maybe_dead.push_back(operand);
-    });
-    context->KillInst(inst);
-  }
-}
 
 // Steps 1-5 on one function. False with |error| set on failure.
 bool RestructureFunction(IRContext* context, Function* function, StructurizeStats* stats,
@@ -158,6 +97,7 @@ spvtools::opt::Pass::Status StructurizePass::Process() {
   const auto kept = IRContext::kAnalysisTypes | IRContext::kAnalysisConstants |
                     IRContext::kAnalysisDecorations | IRContext::kAnalysisNameMap;
   context->InvalidateAnalysesExceptFor(kept);
+  const uint32_t first_new_id = context->module()->IdBound();  // step 7 tidies only ids from here
   std::vector<Function*> rewritten;
   for (Function& function : *get_module()) {
     if (function.IsDeclaration()) continue;
@@ -171,12 +111,16 @@ spvtools::opt::Pass::Status StructurizePass::Process() {
     rewritten.push_back(&function);
   }
   if (rewritten.empty()) return Status::SuccessWithoutChange;
-  PromoteVariables promote(rewritten);
-  if (promote.Run(context) == Status::Failure) {
+  if (!passes::PromoteFunctionVariables(context, rewritten)) {
     error_ = "the SSA rewriter failed on the rebuilt control flow";
     return Status::Failure;
   }
-  for (Function* function : rewritten) DeleteDeadStores(context, function);
+  for (Function* function : rewritten) {
+    const structurize::TidyStats tidied = structurize::Tidy(context, function, first_new_id);
+    stats_.guards_removed += tidied.guards_removed;
+    stats_.phis_folded += tidied.phis_folded;
+    stats_.dead_deleted += tidied.dead_deleted;
+  }
   return Status::SuccessWithChange;
 }
 

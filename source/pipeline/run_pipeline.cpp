@@ -2,11 +2,15 @@
 // SPDX-License-Identifier: Apache-2.0
 
 #include <functional>
+#include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <utility>
 
 #include "io/message_capture.h"
+#include "passes/change_log.h"
+#include "passes/issue_cost.h"
 #include "source/opt/ir_context.h"
 #include "spirv_conv/ir.h"
 #include "spirv_conv/pipeline.h"
@@ -86,15 +90,97 @@ Expected<SpirvBinary> StructurizeBinary(const SpirvBinary& binary, const Validat
   return result;
 }
 
+namespace {
+
+// ReconvergePass on |functions| (null: all) of |binary|, then the structurizer.
+Expected<SpirvBinary> Reconverged(const SpirvBinary& binary, const ValidatorFlags& validator,
+                                  const std::set<uint32_t>* functions, ReconvergeStats* stats,
+                                  StructurizeStats* structurize_stats) {
+  std::unique_ptr<ReconvergePass> pass = functions != nullptr
+                                             ? std::make_unique<ReconvergePass>(*functions)
+                                             : std::make_unique<ReconvergePass>();
+  Expected<SpirvBinary> predicated =
+      RunControlFlowPass(binary, validator, true, pass.get(), [&] { return pass->error(); });
+  if (!predicated) return predicated;
+  *stats = pass->stats();
+  return StructurizeBinary(*predicated, validator, false, structurize_stats);
+}
+
+Expected<std::map<uint32_t, uint64_t>> IssueCosts(const SpirvBinary& binary) {
+  Expected<std::unique_ptr<spvtools::opt::IRContext>> context = BuildIrContext(binary);
+  if (!context) return context.error();
+  return passes::DivergentIssueCosts(context->get());
+}
+
+// One change per function ReconvergeBinary priced: "reconverge" where it
+// applied the pass, "keep-structured" where --structurize alone was cheaper.
+void RecordReconvergeDecisions(const SpirvBinary& output, const ReconvergeStats& stats,
+                               ChangeLog* log) {
+  if (stats.decisions.empty()) return;
+  Expected<std::unique_ptr<spvtools::opt::IRContext>> context = BuildIrContext(output);
+  for (const ReconvergeStats::Decision& decision : stats.decisions) {
+    const spvtools::opt::Instruction* function =
+        context ? (*context)->get_def_use_mgr()->GetDef(decision.function) : nullptr;
+    std::string name;
+    if (context) {
+      for (const auto& entry : (*context)->GetNames(decision.function)) {
+        name = "function '" + entry.second->GetInOperand(1).AsString() + "': ";
+      }
+    }
+    passes::RecordChange(log, "reconverge", decision.applied ? "reconverge" : "keep-structured",
+                         context ? context->get() : nullptr, function,
+                         name + "estimated issues when every branch diverges: " +
+                             std::to_string(decision.structurized_cost) + " structurized, " +
+                             std::to_string(decision.reconverged_cost) + " reconverged");
+  }
+}
+
+}  // namespace
+
+// Three runs at most: --structurize alone, the pass on every function, and
+// (when it pays on some functions only) the pass on those. The functions
+// are independent in both passes, so a function of the last run is the one
+// of the run that priced it.
 Expected<SpirvBinary> ReconvergeBinary(const SpirvBinary& binary, const ValidatorFlags& validator,
                                        bool skip_input_validation, ReconvergeStats* stats,
-                                       StructurizeStats* structurize_stats) {
-  ReconvergePass pass;
-  Expected<SpirvBinary> predicated = RunControlFlowPass(binary, validator, skip_input_validation,
-                                                        &pass, [&] { return pass.error(); });
-  if (!predicated) return predicated;
-  if (stats != nullptr) *stats = pass.stats();
-  return StructurizeBinary(*predicated, validator, false, structurize_stats);
+                                       StructurizeStats* structurize_stats,
+                                       ReconvergePolicy policy) {
+  StructurizeStats structurized_stats;
+  Expected<SpirvBinary> structurized =
+      StructurizeBinary(binary, validator, skip_input_validation, &structurized_stats);
+  if (!structurized) return structurized;
+  ReconvergeStats all;
+  StructurizeStats all_stats;
+  Expected<SpirvBinary> reconverged = Reconverged(binary, validator, nullptr, &all, &all_stats);
+  if (!reconverged) return reconverged;
+  Expected<std::map<uint32_t, uint64_t>> before = IssueCosts(*structurized);
+  if (!before) return before.error();
+  Expected<std::map<uint32_t, uint64_t>> after = IssueCosts(*reconverged);
+  if (!after) return after.error();
+  std::set<uint32_t> pays;
+  for (uint32_t function : all.changed) {
+    ReconvergeStats::Decision& decision = all.decisions.emplace_back();
+    decision.function = function;
+    decision.structurized_cost = (*before)[function];
+    decision.reconverged_cost = (*after)[function];
+    decision.applied = policy == ReconvergePolicy::kEverywhere ||
+                       decision.reconverged_cost < decision.structurized_cost;
+    if (decision.applied) pays.insert(function);
+  }
+  Expected<SpirvBinary> result = structurized;
+  ReconvergeStats chosen;
+  StructurizeStats chosen_stats = structurized_stats;
+  if (pays == all.changed) {
+    result = std::move(reconverged);
+    chosen = all;
+    chosen_stats = all_stats;
+  } else if (!pays.empty()) {
+    result = Reconverged(binary, validator, &pays, &chosen, &chosen_stats);
+  }
+  chosen.decisions = all.decisions;
+  if (stats != nullptr) *stats = chosen;
+  if (structurize_stats != nullptr) *structurize_stats = chosen_stats;
+  return result;
 }
 
 Expected<std::vector<uint32_t>> RunPipeline(const SpirvBinary& input,
@@ -102,12 +188,15 @@ Expected<std::vector<uint32_t>> RunPipeline(const SpirvBinary& input,
                                             std::vector<OptimizerPassResult>* optimizer_log) {
   SpirvBinary structurized;
   if (options.structurize || options.reconverge) {
+    ReconvergeStats reconverge;
     Expected<SpirvBinary> rebuilt =
         options.reconverge
-            ? ReconvergeBinary(input, options.validator, options.skip_input_validation)
+            ? ReconvergeBinary(input, options.validator, options.skip_input_validation, &reconverge,
+                               nullptr, options.reconverge_policy)
             : StructurizeBinary(input, options.validator, options.skip_input_validation);
     if (!rebuilt) return rebuilt.error();
     structurized = std::move(*rebuilt);
+    if (log != nullptr) RecordReconvergeDecisions(structurized, reconverge, log);
   }
   const bool rebuilt = options.structurize || options.reconverge;
   const SpirvBinary& binary = rebuilt ? structurized : input;

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "passes/control_flow_test_util.h"
 #include "sim/sim_test_util.h"
 #include "source/opt/constants.h"
 #include "source/opt/ir_context.h"
@@ -27,66 +28,11 @@
 namespace spirv_conv {
 namespace {
 
-// out[LocalInvocationIndex] is each case's result; 16 invocations.
-constexpr char kPrefix[] = R"(; SPIR-V
-; Version: 1.3
-OpCapability Shader
-OpMemoryModel Logical GLSL450
-OpEntryPoint GLCompute %main "main" %lid
-OpExecutionMode %main LocalSize 16 1 1
-OpDecorate %lid BuiltIn LocalInvocationIndex
-OpDecorate %rt ArrayStride 4
-OpMemberDecorate %buf 0 Offset 0
-OpDecorate %buf Block
-OpDecorate %out DescriptorSet 0
-OpDecorate %out Binding 0
-%void = OpTypeVoid
-%fn = OpTypeFunction %void
-%bool = OpTypeBool
-%uint = OpTypeInt 32 0
-%ptr_in_uint = OpTypePointer Input %uint
-%lid = OpVariable %ptr_in_uint Input
-%rt = OpTypeRuntimeArray %uint
-%buf = OpTypeStruct %rt
-%ptr_buf = OpTypePointer StorageBuffer %buf
-%out = OpVariable %ptr_buf StorageBuffer
-%ptr_sb_uint = OpTypePointer StorageBuffer %uint
-%u0 = OpConstant %uint 0
-%u1 = OpConstant %uint 1
-%u2 = OpConstant %uint 2
-%u3 = OpConstant %uint 3
-%u4 = OpConstant %uint 4
-%u5 = OpConstant %uint 5
-%u7 = OpConstant %uint 7
-%u8 = OpConstant %uint 8
-%u10 = OpConstant %uint 10
-%u100 = OpConstant %uint 100
-%u999 = OpConstant %uint 999
-)";
+using test::CountBlocks;
+using test::ForEachInstruction;
+constexpr const char* kPrefix = test::kControlFlowPrefix;
 
-struct Outcome {
-  SpirvBinary output;
-  StructurizeStats stats;
-  std::vector<uint32_t> words;  // the output's buffer
-};
-
-// Calls |visit(opcode, operands)| for each instruction of |binary|, the
-// operands being the words after the opcode word.
-template <typename Visit>
-void ForEachInstruction(const SpirvBinary& binary, const Visit& visit) {
-  const std::vector<uint32_t>& w = binary.words;
-  for (size_t i = 5; i < w.size() && (w[i] >> 16) != 0; i += w[i] >> 16) {
-    visit(static_cast<spv::Op>(w[i] & 0xffff),
-          std::vector<uint32_t>(w.begin() + i + 1, w.begin() + i + (w[i] >> 16)));
-  }
-}
-
-size_t CountBlocks(const SpirvBinary& binary) {
-  size_t labels = 0;
-  ForEachInstruction(
-      binary, [&](spv::Op op, const std::vector<uint32_t>&) { labels += op == spv::Op::OpLabel; });
-  return labels;
-}
+using Outcome = test::TransformOutcome;
 
 // The case literals of the (first) OpSwitch of |binary|, in operand order.
 std::vector<uint32_t> SwitchLiterals(const SpirvBinary& binary) {
@@ -106,26 +52,10 @@ size_t CountInputBlocks(const std::string& body) {
 // Structurizes |body| (after |prefix|), checks the output against the input
 // on the simulator and returns it.
 Outcome Structurize(const std::string& body, const std::string& prefix = kPrefix) {
-  Outcome outcome;
-  const SpirvBinary input = test::MustLoad("case.spvasm", prefix + body);
-  Expected<SpirvBinary> output = StructurizeBinary(input, ValidatorFlags(), false, &outcome.stats);
-  EXPECT_TRUE(output) << output.error().message;
-  if (!output) return outcome;
-  outcome.output = *output;
-
-  const sim::Buffer out = test::Zeros(0, 64);
-  // Unstructured input only runs under ipdom, and spirv-val refuses it.
-  Expected<sim::RunResult> before =
-      test::RunBinary(input, {out}, test::Options(sim::Model::kIpdom, 8), false);
-  EXPECT_TRUE(before) << before.error().message;
-  for (sim::Model model : {sim::Model::kMaximal, sim::Model::kIpdom}) {
-    Expected<sim::RunResult> after = test::RunBinary(*output, {out}, test::Options(model, 8));
-    EXPECT_TRUE(after) << after.error().message;
-    if (!before || !after) return outcome;
-    outcome.words = test::WordsOf(*after, 0);
-    EXPECT_EQ(test::WordsOf(*before, 0), outcome.words) << sim::ModelName(model);
-  }
-  return outcome;
+  return test::RunControlFlowTransform(
+      prefix + body, [](const SpirvBinary& input, Outcome* outcome) {
+        return StructurizeBinary(input, ValidatorFlags(), false, &outcome->stats);
+      });
 }
 
 // Structurize(|body|), expecting the output to have the input's blocks: no
@@ -542,6 +472,56 @@ OpFunctionEnd
   ASSERT_EQ(o.words.size(), 64u);
   EXPECT_EQ(o.words[2], 8u);   // 2 + 5, + 0 + 1
   EXPECT_EQ(o.words[3], 12u);  // 3 * 3, + 0 + 1 + 2
+}
+
+// An early exit from an `if` inside the else arm, whose rest is empty (the
+// empty block glslang leaves after an inner if):
+//
+//   entry --> A ----------> J --> X        tid < 8:        out = tid + 100
+//     \                    ^     ^        tid >= 8, odd:  out = 7
+//      F --(odd)--> R ------|-----'        tid >= 8, even: out = tid + 100
+//        \                 |
+//         `-(even)-> E -----'   (E: nothing but OpBranch J)
+//
+// R's branch to X leaves F's selection and the entry's: it sets the cascade
+// and passes F's guard, whose "go on" side is E, which goes where the
+// cascade goes (the entry's merge) at once. Step 7 makes that guard a plain
+// branch and deletes E. Output: entry, A, F, R, F's merge, the entry's
+// merge (J's guard), J, X: 8 blocks (the input's 7 - E + 2 merges).
+TEST(StructurizeTest, GuardWhoseSidesMeetAtOnceBecomesABranch) {
+  const Outcome o = Structurize(R"(
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%tid = OpLoad %uint %lid
+%low = OpULessThan %bool %tid %u8
+OpBranchConditional %low %A %F
+%A = OpLabel
+OpBranch %J
+%F = OpLabel
+%bit = OpBitwiseAnd %uint %tid %u1
+%odd = OpIEqual %bool %bit %u1
+OpBranchConditional %odd %R %E
+%R = OpLabel
+OpBranch %X
+%E = OpLabel
+OpBranch %J
+%J = OpLabel
+%v = OpIAdd %uint %tid %u100
+OpBranch %X
+%X = OpLabel
+%r = OpPhi %uint %u7 %R %v %J
+%p = OpAccessChain %ptr_sb_uint %out %u0 %tid
+OpStore %p %r
+OpReturn
+OpFunctionEnd
+)");
+  ASSERT_EQ(o.words.size(), 64u);
+  EXPECT_EQ(o.words[3], 103u);
+  EXPECT_EQ(o.words[9], 7u);
+  EXPECT_EQ(o.words[10], 110u);
+  EXPECT_EQ(o.stats.guards_removed, 1u);
+  EXPECT_EQ(CountBlocks(o.output), 8u);
+  EXPECT_EQ(test::DeadValues(o.output), 0u);  // the guard's test went with it
 }
 
 // Early returns from nested ifs that all end in one exit block (what

@@ -67,6 +67,7 @@ Command AddOptCommand(CLI::App& app) {
     bool no_pass_isolation = false;
     bool structurize = false;
     bool reconverge = false;
+    bool reconverge_everywhere = false;
   };
   auto flags = std::make_shared<Flags>();
   CLI::App* command = app.add_subcommand(
@@ -98,7 +99,14 @@ Command AddOptCommand(CLI::App& app) {
       ->add_flag("--reconverge", flags->reconverge,
                  "Predicated reconvergence, then --structurize: returns in divergent control flow "
                  "share one exit block, and code that the exits and joins of divergent branches "
-                 "share runs once, with all the invocations that reach it")
+                 "share runs once, with all the invocations that reach it; only in functions "
+                 "where that lowers the instructions issued when every branch diverges (-v "
+                 "and --report show the estimates)")
+      ->group(kControlFlow);
+  command
+      ->add_flag("--reconverge-everywhere", flags->reconverge_everywhere,
+                 "With --reconverge: apply it to every function, also where the estimate says "
+                 "it issues more (to measure the transform itself)")
       ->group(kControlFlow);
 
   // spirv-opt's passes under the motion guard (docs/motion.md). They run
@@ -194,6 +202,12 @@ Command AddOptCommand(CLI::App& app) {
     pipeline.skip_input_validation = flags->skip_validation;
     pipeline.structurize = flags->structurize;
     pipeline.reconverge = flags->reconverge;
+    if (flags->reconverge_everywhere) {
+      if (!flags->reconverge) {
+        return Report(Error{ExitCode::kBadInput, "--reconverge-everywhere needs --reconverge"});
+      }
+      pipeline.reconverge_policy = ReconvergePolicy::kEverywhere;
+    }
     pipeline.nonuniform.uniformity.assume_no_concurrent_writes = flags->no_concurrent_writes;
     if (flags->lower_nonuniform) {
       Expected<DeviceProfile> device = LoadDeviceProfile(flags->device);

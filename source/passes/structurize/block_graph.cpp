@@ -212,6 +212,8 @@ void BlockGraph::AddConditionalBranch(uint32_t node, uint32_t condition, uint32_
 
 uint32_t BlockGraph::AddIsOneOf(uint32_t node, uint32_t value,
                                 const std::vector<uint32_t>& constants) {
+  auto [known, fresh] = is_one_of_.emplace(std::make_tuple(node, value, constants), 0);
+  if (!fresh) return known->second;
   uint32_t result = 0;
   for (uint32_t constant : constants) {
     const uint32_t is = TakeId();
@@ -224,6 +226,7 @@ uint32_t BlockGraph::AddIsOneOf(uint32_t node, uint32_t value,
       result = is;
     }
   }
+  known->second = result;
   return result;
 }
 

@@ -16,6 +16,7 @@
 #include <initializer_list>
 #include <map>
 #include <memory>
+#include <tuple>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -110,7 +111,8 @@ class BlockGraph {
   void AddConditionalBranch(uint32_t node, uint32_t condition, uint32_t true_node,
                             uint32_t false_node);
   // Appends "|value| equals one of |constants|" (OpIEqual per constant,
-  // OpLogicalOr between them) to |node|; returns the bool's id.
+  // OpLogicalOr between them) to |node|; returns the bool's id. The same
+  // test asked again in |node| returns the first one's.
   uint32_t AddIsOneOf(uint32_t node, uint32_t value, const std::vector<uint32_t>& constants);
   // Removes |node|'s merge instruction, if any; returns the node an
   // OpSelectionMerge named (kNone otherwise).
@@ -135,6 +137,7 @@ class BlockGraph {
   std::vector<std::unique_ptr<spvtools::opt::BasicBlock>> blocks_;
   std::unordered_map<uint32_t, uint32_t> node_of_label_;
   DebugLocation location_;
+  std::map<std::tuple<uint32_t, uint32_t, std::vector<uint32_t>>, uint32_t> is_one_of_;
 };
 
 // Values to store into one Function variable on chosen CFG edges, written in

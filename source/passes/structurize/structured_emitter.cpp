@@ -207,7 +207,7 @@ class Emitter {
     if (dispatch != kNone) {
       const BlockGraph::ScopedLocation guard_at = AtGuard(graph_->label(dispatch));
       const std::set<uint32_t> targets = pending_[graph_->label(dispatch)];
-      if (!EmitDispatch(dispatch, targets, kNone)) return false;
+      if (!EmitDispatch(dispatch, targets, kNone, false)) return false;
     }
     for (size_t k = 1; k <= ys.size(); ++k) {
       stack_.back().current = static_cast<uint32_t>(k);
@@ -301,12 +301,12 @@ class Emitter {
     }
     const uint32_t guard = graph_->NewBlock();
     resolved_[placeholder] = graph_->label(guard);
-    if (k == ys.size()) return EmitDispatch(guard, rest, y);
+    if (k == ys.size()) return EmitDispatch(guard, rest, y, arrives);
     // Not the last follower: everything else passes on to the next one.
     const uint32_t next = Placeholder(ys[k]);
     Pend(next, rest);
     order_.push_back(guard);
-    const uint32_t hit = LoadGuard(guard, y, arrives, true).hit;
+    const uint32_t hit = LoadGuard(guard, y, arrives).hit;
     graph_->Add(guard, spv::Op::OpBranchConditional, 0, 0, {hit, graph_->label(y), next});
     graph_->AddSelectionMerge(guard, next);
     Frame frame{Frame::kSelection};
@@ -320,13 +320,13 @@ class Emitter {
 
   // The cascade as |guard| sees it: its value, and (unless |y| is kNone: a
   // block that only dispatches) "no cascade, or one that ends at |y|" (only
-  // "no cascade" unless |arrives|). With |reset|, the variable is cleared
-  // where the cascade ends.
+  // "no cascade" unless |arrives|), with the variable cleared where the
+  // cascade ends.
   struct GuardTest {
     uint32_t value = 0;
     uint32_t hit = 0;
   };
-  GuardTest LoadGuard(uint32_t guard, uint32_t y, bool arrives, bool reset) {
+  GuardTest LoadGuard(uint32_t guard, uint32_t y, bool arrives) {
     GuardTest test;
     test.value = graph_->TakeId();
     graph_->Add(guard, spv::Op::OpLoad, graph_->UintType(), test.value, {CascadeVariable()});
@@ -334,7 +334,7 @@ class Emitter {
     std::vector<uint32_t> ending{0};
     if (arrives) ending.push_back(graph_->label(y));
     test.hit = graph_->AddIsOneOf(guard, test.value, ending);
-    if (arrives && reset) {
+    if (arrives) {
       const uint32_t cleared = graph_->TakeId();
       graph_->Add(guard, spv::Op::OpSelect, graph_->UintType(), cleared,
                   {test.hit, graph_->UintConstant(0), test.value});
@@ -344,17 +344,19 @@ class Emitter {
   }
 
   // |block| sends every cascade in |targets| on (from the current position)
-  // and, when |normal| is a block, everything else there; then emits |normal|.
+  // and, when |normal| is a block, everything else there (with
+  // |normal_arrives|, also a cascade ending at |normal|); then emits |normal|.
   // Its instructions get the current location (the guard's, see AtGuard).
-  bool EmitDispatch(uint32_t block, const std::set<uint32_t>& targets, uint32_t normal) {
+  bool EmitDispatch(uint32_t block, const std::set<uint32_t>& targets, uint32_t normal,
+                    bool normal_arrives) {
     order_.push_back(block);
     if (targets.empty() && normal == kNone) {  // no cascade ever arrives
       graph_->Add(block, spv::Op::OpUnreachable, 0, 0, {});
       return true;
     }
-    // The normal path's test is "hit"; a pure dispatch block only loads.
-    const GuardTest test = LoadGuard(block, normal, normal != kNone, false);
-    const uint32_t value = test.value, hit = test.hit;
+    // A pure dispatch block only loads; the normal path's test ("no
+    // cascade, or one ending at |normal|") is made where a branch needs it.
+    const uint32_t value = LoadGuard(block, kNone, false).value;
     // Group the targets by hop; a cascade passing on keeps its value.
     std::map<uint32_t, std::vector<uint32_t>> by_hop;
     std::set<uint32_t> passing;
@@ -375,15 +377,19 @@ class Emitter {
       for (uint32_t target : targets) labels.push_back(graph_->label(target));
       return graph_->AddIsOneOf(node, value, labels);
     };
-    // Keep the cascade for targets passing on, clear it otherwise.
-    const uint32_t keep = passing.empty() ? 0 : any_of(block, {passing.begin(), passing.end()});
-    uint32_t stored = graph_->UintConstant(0);
-    if (keep != 0) {
-      stored = graph_->TakeId();
-      graph_->Add(block, spv::Op::OpSelect, graph_->UintType(), stored,
-                  {keep, value, graph_->UintConstant(0)});
+    // Keep the cascade for targets passing on, clear it otherwise (when
+    // every cascade arriving passes on, the variable keeps its value).
+    // A cascade to |normal| (|normal_arrives|) ends here.
+    if (normal_arrives || passing.size() != targets.size()) {
+      const uint32_t keep = passing.empty() ? 0 : any_of(block, {passing.begin(), passing.end()});
+      uint32_t stored = graph_->UintConstant(0);
+      if (keep != 0) {
+        stored = graph_->TakeId();
+        graph_->Add(block, spv::Op::OpSelect, graph_->UintType(), stored,
+                    {keep, value, graph_->UintConstant(0)});
+      }
+      graph_->Add(block, spv::Op::OpStore, 0, 0, {CascadeVariable(), stored});
     }
-    graph_->Add(block, spv::Op::OpStore, 0, 0, {CascadeVariable(), stored});
 
     // Tests for the hops a header declared, then the undeclared one (or the
     // last) as the final "else".
@@ -429,6 +435,9 @@ class Emitter {
       return EmitRegion(normal);
     }
     // The normal path and the undeclared hop: a selection whose merge is that hop.
+    std::vector<uint32_t> ending{0};
+    if (normal_arrives) ending.push_back(graph_->label(normal));
+    const uint32_t hit = graph_->AddIsOneOf(current, value, ending);
     graph_->Add(current, spv::Op::OpBranchConditional, 0, 0, {hit, graph_->label(normal), unseen});
     graph_->AddSelectionMerge(current, unseen);
     Frame frame{Frame::kSelection};

@@ -1,0 +1,88 @@
+// Copyright (c) 2026 The spirv-conv authors
+// SPDX-License-Identifier: Apache-2.0
+
+#include "passes/promote_variables.h"
+
+#include <utility>
+
+#include "source/opt/mem_pass.h"
+#include "source/opt/ssa_rewrite_pass.h"
+
+namespace spirv_conv {
+namespace passes {
+
+namespace {
+
+using spvtools::opt::Function;
+using spvtools::opt::Instruction;
+using spvtools::opt::IRContext;
+
+// SPIRV-Tools' SSA rewriter on chosen functions only.
+class PromoteVariables : public spvtools::opt::MemPass {
+ public:
+  explicit PromoteVariables(std::vector<Function*> functions) : functions_(std::move(functions)) {}
+  const char* name() const override { return "promote-variables"; }
+
+ private:
+  Status Process() override {
+    Status status = Status::SuccessWithoutChange;
+    for (Function* function : functions_) {
+      status =
+          CombineStatus(status, spvtools::opt::SSARewriter(this).RewriteFunctionIntoSSA(function));
+      if (status == Status::Failure) break;
+    }
+    return status;
+  }
+  std::vector<Function*> functions_;
+};
+
+// Deletes Function variables only stored to (and what only fed those
+// stores) in |function|.
+void DeleteDeadStores(IRContext* context, Function* function) {
+  auto* defs = context->get_def_use_mgr();
+  std::vector<Instruction*> variables;
+  for (Instruction& inst : *function->entry()) {
+    if (inst.opcode() == spv::Op::OpVariable) variables.push_back(&inst);
+  }
+  std::vector<uint32_t> maybe_dead;  // ids: a killed instruction is deleted
+  for (Instruction* variable : variables) {
+    bool only_stored = true;
+    defs->ForEachUser(variable, [&](Instruction* user) {
+      only_stored &= user->opcode() == spv::Op::OpStore || user->opcode() == spv::Op::OpName ||
+                     spvOpcodeIsDecoration(user->opcode());
+    });
+    if (!only_stored) continue;
+    std::vector<Instruction*> stores;
+    defs->ForEachUser(variable, [&](Instruction* user) {
+      if (user->opcode() == spv::Op::OpStore) stores.push_back(user);
+    });
+    for (Instruction* store : stores) {
+      maybe_dead.push_back(store->GetSingleWordInOperand(1));
+      context->KillInst(store);
+    }
+    context->KillNamesAndDecorates(variable);
+    context->KillInst(variable);
+  }
+  while (!maybe_dead.empty()) {
+    Instruction* inst = defs->GetDef(maybe_dead.back());
+    maybe_dead.pop_back();
+    if (inst == nullptr || !context->IsCombinatorInstruction(inst) ||
+        context->get_instr_block(inst) == nullptr || defs->NumUses(inst) != 0) {
+      continue;
+    }
+    inst->ForEachInId([&](uint32_t* id) { maybe_dead.push_back(*id); });
+    context->KillInst(inst);
+  }
+}
+
+}  // namespace
+
+bool PromoteFunctionVariables(IRContext* context, const std::vector<Function*>& functions) {
+  PromoteVariables promote(functions);
+  if (promote.Run(context) == spvtools::opt::Pass::Status::Failure) return false;
+  for (Function* function : functions) DeleteDeadStores(context, function);
+  return true;
+}
+
+}  // namespace passes
+}  // namespace spirv_conv

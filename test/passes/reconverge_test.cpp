@@ -1,0 +1,203 @@
+// Copyright (c) 2026 The spirv-conv authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// --reconverge (docs/structurize.md#reconverge) on hand-written unstructured
+// compute shaders whose every subgroup takes every path (the conditions test
+// the low bits of LocalInvocationIndex, subgroups of 8): the case the cost
+// model prices. Each output computes what the input computes
+// (RunControlFlowTransform), and the simulator's issue counts judge the cost
+// model's choice.
+
+#include <algorithm>
+#include <functional>
+#include <string>
+
+#include "gtest/gtest.h"
+#include "passes/control_flow_test_util.h"
+#include "passes/issue_cost.h"
+#include "sim/sim_test_util.h"
+#include "spirv_conv/ir.h"
+#include "spirv_conv/pipeline.h"
+#include "spirv_conv/validate.h"
+
+namespace spirv_conv {
+namespace {
+
+using Outcome = test::TransformOutcome;
+
+// Instructions the simulator issues running |binary| (maximal
+// reconvergence, subgroups of 8).
+uint64_t Issued(const SpirvBinary& binary) {
+  Expected<sim::RunResult> run =
+      test::RunBinary(binary, {test::Zeros(0, 64)}, test::Options(sim::Model::kMaximal, 8));
+  EXPECT_TRUE(run) << run.error().message;
+  return run ? run->stats.issued : 0;
+}
+
+Outcome Reconverge(const std::string& body, ReconvergePolicy policy) {
+  return test::RunControlFlowTransform(
+      test::kControlFlowPrefix + body, [policy](const SpirvBinary& input, Outcome* outcome) {
+        return ReconvergeBinary(input, ValidatorFlags(), false, &outcome->reconverge,
+                                &outcome->stats, policy);
+      });
+}
+
+// The three forms of |body| and what they issue.
+struct Measured {
+  Outcome chosen, everywhere, structurized;
+  uint64_t chosen_issued = 0, everywhere_issued = 0, structurized_issued = 0;
+};
+
+Measured Measure(const std::string& body) {
+  Measured m;
+  m.chosen = Reconverge(body, ReconvergePolicy::kWhereItPays);
+  m.everywhere = Reconverge(body, ReconvergePolicy::kEverywhere);
+  m.structurized = test::RunControlFlowTransform(
+      test::kControlFlowPrefix + body, [](const SpirvBinary& input, Outcome* outcome) {
+        return StructurizeBinary(input, ValidatorFlags(), false, &outcome->stats);
+      });
+  m.chosen_issued = Issued(m.chosen.output);
+  m.everywhere_issued = Issued(m.everywhere.output);
+  m.structurized_issued = Issued(m.structurized.output);
+  return m;
+}
+
+// Seed 001's multi_exit shape: two early returns from nested ifs, the
+// exits sharing only the store.
+//
+//   entry -(bit 0 clear)-> A -(bit 1 clear)-> R1: out = tid + 1; return
+//     |                    |
+//     +--------------------+--> M -(bit 2 clear)-> R2: out = tid + 2; return
+//                                 `-> L: out = tid * 3; return
+//
+// One exit block would run one store for the subgroup instead of three, and
+// the returning invocations would wait at guards on the way: R1's cascade
+// leaves A's selection and the entry's, R2's leaves M's, and the normal path
+// tests all of them. Those tests cost more than the two stores saved, so
+// --reconverge keeps --structurize's form (the simulator agrees).
+// The CFG, each exit computing its value %x<n> and then |finish|(n), which
+// ends with the store of it (and OpReturn follows).
+std::string ThreeExits(const std::function<std::string(const std::string& n)>& finish) {
+  return R"(
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%tid = OpLoad %uint %lid
+%p = OpAccessChain %ptr_sb_uint %out %u0 %tid
+%b0 = OpBitwiseAnd %uint %tid %u1
+%c0 = OpIEqual %bool %b0 %u0
+OpBranchConditional %c0 %A %M
+%A = OpLabel
+%b1 = OpBitwiseAnd %uint %tid %u2
+%c1 = OpIEqual %bool %b1 %u0
+OpBranchConditional %c1 %R1 %M
+%R1 = OpLabel
+%x1 = OpIAdd %uint %tid %u1
+)" + finish("1") +
+         R"(OpReturn
+%M = OpLabel
+%b2 = OpBitwiseAnd %uint %tid %u4
+%c2 = OpIEqual %bool %b2 %u0
+OpBranchConditional %c2 %R2 %L
+%R2 = OpLabel
+%x2 = OpIAdd %uint %tid %u2
+)" + finish("2") +
+         R"(OpReturn
+%L = OpLabel
+%x3 = OpIMul %uint %tid %u3
+)" + finish("3") +
+         R"(OpReturn
+OpFunctionEnd
+)";
+}
+
+// Seed 001's multi_exit shape: two early returns from nested ifs, the
+// exits sharing only the store.
+//
+//   entry -(bit 0 clear)-> A -(bit 1 clear)-> R1: out = tid + 1; return
+//     |                    |
+//     +--------------------+--> M -(bit 2 clear)-> R2: out = tid + 2; return
+//                                 `-> L: out = tid * 3; return
+//
+// One exit block would run one store for the subgroup instead of three, and
+// the returning invocations would wait at guards on the way: R1's cascade
+// leaves A's selection and the entry's, R2's leaves M's, and the normal path
+// tests all of them. Those tests cost more than the two stores saved, so
+// --reconverge keeps --structurize's form (the simulator agrees).
+const std::string kExitsShareAStore =
+    ThreeExits([](const std::string& n) { return "OpStore %p %x" + n + "\n"; });
+
+// The same CFG, every exit finishing its value with the same hash
+// (h = x ^ (x >> 10); m = h * 5; y = m ^ (m >> 4)) before the store: five
+// shared instructions more per exit, which pay for the guards.
+const std::string kExitsShareAHash = ThreeExits([](const std::string& n) {
+  return "%s" + n + " = OpShiftRightLogical %uint %x" + n + " %u10\n" +  //
+         "%h" + n + " = OpBitwiseXor %uint %x" + n + " %s" + n + "\n" +  //
+         "%m" + n + " = OpIMul %uint %h" + n + " %u5\n" +                //
+         "%t" + n + " = OpShiftRightLogical %uint %m" + n + " %u4\n" +   //
+         "%y" + n + " = OpBitwiseXor %uint %m" + n + " %t" + n + "\n" +  //
+         "OpStore %p %y" + n + "\n";
+});
+
+TEST(ReconvergeTest, ExitsSharingOnlyAStoreKeepTheirReturns) {
+  const Measured m = Measure(kExitsShareAStore);
+  ASSERT_EQ(m.chosen.reconverge.decisions.size(), 1u);
+  const ReconvergeStats::Decision& decision = m.chosen.reconverge.decisions[0];
+  EXPECT_FALSE(decision.applied);
+  EXPECT_GT(decision.reconverged_cost, decision.structurized_cost);
+  EXPECT_EQ(m.chosen.output.words, m.structurized.output.words);
+  // The simulator: one exit would issue more.
+  EXPECT_GT(m.everywhere_issued, m.structurized_issued);
+  EXPECT_EQ(m.chosen_issued, std::min(m.everywhere_issued, m.structurized_issued));
+}
+
+TEST(ReconvergeTest, ExitsSharingAHashShareOneExit) {
+  const Measured m = Measure(kExitsShareAHash);
+  ASSERT_EQ(m.chosen.reconverge.decisions.size(), 1u);
+  const ReconvergeStats::Decision& decision = m.chosen.reconverge.decisions[0];
+  EXPECT_TRUE(decision.applied);
+  EXPECT_LT(decision.reconverged_cost, decision.structurized_cost);
+  EXPECT_EQ(m.chosen.reconverge.unified_exits, 1u);
+  // The whole hash runs once: its two shifts, not three times two (each
+  // operand used twice, x and m, is one phi, so what feeds it sinks too).
+  EXPECT_EQ(test::CountOpcode(m.chosen.output, spv::Op::OpShiftRightLogical), 2u);
+  EXPECT_EQ(test::CountOpcode(m.chosen.output, spv::Op::OpStore), 1u);
+  // The simulator: fewer issues than the returns.
+  EXPECT_LT(m.chosen_issued, m.structurized_issued);
+  EXPECT_EQ(m.chosen_issued, std::min(m.everywhere_issued, m.structurized_issued));
+}
+
+// The estimate, counted by hand: every block once, a loop's blocks
+// kLoopTrips (4) times; phis, merge instructions and labels are not issued.
+TEST(ReconvergeTest, DivergentIssueCostCountsLoopBlocksPerTrip) {
+  const SpirvBinary binary =
+      test::MustLoad("loop.spvasm", std::string(test::kControlFlowPrefix) + R"(
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%tid = OpLoad %uint %lid
+%p = OpAccessChain %ptr_sb_uint %out %u0 %tid
+OpBranch %H
+%H = OpLabel
+%i = OpPhi %uint %u0 %entry %i2 %body
+%go = OpULessThan %bool %i %tid
+OpLoopMerge %exit %body None
+OpBranchConditional %go %body %exit
+%body = OpLabel
+%i2 = OpIAdd %uint %i %u1
+OpBranch %H
+%exit = OpLabel
+OpStore %p %i
+OpReturn
+OpFunctionEnd
+)");
+  ASSERT_TRUE(ValidateSpirv(binary.words, binary.target_env, ValidatorFlags(), binary.name,
+                            ExitCode::kBadInput));
+  auto context = BuildIrContext(binary);
+  ASSERT_TRUE(context.ok());
+  spvtools::opt::Function& main = *(*context)->module()->begin();
+  // entry 3 (load, chain, branch) + H 4 x 2 (compare, branch)
+  // + body 4 x 2 (add, branch) + exit 2 (store, return)
+  EXPECT_EQ(passes::DivergentIssueCost(context->get(), &main), 3u + 8u + 8u + 2u);
+}
+
+}  // namespace
+}  // namespace spirv_conv
