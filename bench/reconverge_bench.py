@@ -71,7 +71,8 @@ def decisions(report):
         for change in module["changes"]:
             if change["pass"] != "reconverge":
                 continue
-            before, after = re.findall(r"(\d+) structurized, (\d+) reconverged", change["detail"])[0]
+            before, after = re.findall(r"([\d.]+) structurized, ([\d.]+) reconverged",
+                                       change["detail"])[0]
             verdicts.append("%s (%s → %s)" % ("applied" if change["action"] == "reconverge"
                                               else "declined", before, after))
     return ", ".join(verdicts) or "nothing to change"

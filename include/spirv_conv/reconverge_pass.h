@@ -42,14 +42,14 @@ struct ReconvergeStats {
   std::set<uint32_t> changed;  // the functions (result ids) the pass changed
 
   // Filled by ReconvergeBinary (pipeline.h), which applies the pass to a
-  // function only where it pays: its estimated issue cost when every
-  // branch diverges (DivergentIssueCost, issue_cost.h), structurized
+  // function only where it pays: the instructions it is expected to issue
+  // per subgroup (ExpectedIssues, source/passes/issue_cost.h), structurized
   // without and with the pass.
   struct Decision {
     uint32_t function = 0;
-    uint64_t structurized_cost = 0;  // --structurize alone
-    uint64_t reconverged_cost = 0;   // the pass, then --structurize
-    bool applied = false;            // reconverged_cost < structurized_cost
+    double structurized_cost = 0;  // --structurize alone
+    double reconverged_cost = 0;   // the pass, then --structurize
+    bool applied = false;          // reconverged_cost < structurized_cost (or kEverywhere)
   };
   std::vector<Decision> decisions;  // one per function in |changed|
 };

@@ -3,6 +3,10 @@
 
 #include "passes/issue_cost.h"
 
+#include <algorithm>
+#include <list>
+#include <set>
+#include <unordered_map>
 #include <vector>
 
 #include "source/opt/dominator_analysis.h"
@@ -15,8 +19,8 @@ namespace {
 using spvtools::opt::BasicBlock;
 using spvtools::opt::Instruction;
 
-uint64_t IssuedInstructions(const BasicBlock& block) {
-  uint64_t issued = 0;
+double IssuedInstructions(const BasicBlock& block) {
+  double issued = 0;
   for (const Instruction& inst : block) {
     const spv::Op op = inst.opcode();
     if (op == spv::Op::OpPhi || op == spv::Op::OpSelectionMerge || op == spv::Op::OpLoopMerge ||
@@ -30,7 +34,8 @@ uint64_t IssuedInstructions(const BasicBlock& block) {
 
 }  // namespace
 
-uint64_t DivergentIssueCost(spvtools::opt::IRContext* context, spvtools::opt::Function* function) {
+double ExpectedIssues(spvtools::opt::IRContext* context, spvtools::opt::Function* function,
+                      const UniformityInfo& uniformity) {
   spvtools::opt::DominatorAnalysis* dominators = context->GetDominatorAnalysis(function);
   // The loop constructs: blocks a header dominates and its merge does not.
   std::vector<std::pair<const BasicBlock*, const BasicBlock*>> loops;  // (header, merge)
@@ -39,25 +44,43 @@ uint64_t DivergentIssueCost(spvtools::opt::IRContext* context, spvtools::opt::Fu
       loops.emplace_back(&block, context->cfg()->block(merge->GetSingleWordInOperand(0)));
     }
   }
-  uint64_t cost = 0;
-  for (BasicBlock& block : *function) {
-    if (!dominators->Dominates(function->entry().get(), &block)) continue;  // unreachable
-    uint64_t weight = 1;
+  std::list<BasicBlock*> order;  // every forward edge goes down the list
+  context->cfg()->ComputeStructuredOrder(function, function->entry().get(), &order);
+  std::unordered_map<const BasicBlock*, double> reached;
+  reached[function->entry().get()] = 1;
+  double cost = 0;
+  for (BasicBlock* block : order) {
+    const double p = std::min(1.0, reached[block]);
+    double weight = 1;
     for (const auto& [header, merge] : loops) {
-      if (dominators->Dominates(header, &block) && !dominators->Dominates(merge, &block)) {
+      if (dominators->Dominates(header, block) && !dominators->Dominates(merge, block)) {
         weight *= kLoopTrips;
       }
     }
-    cost += weight * IssuedInstructions(block);
+    cost += p * weight * IssuedInstructions(*block);
+    // Forward successors: a branch to a block that dominates this one is a
+    // back edge.
+    std::set<uint32_t> successors;
+    block->ForEachSuccessorLabel([&](uint32_t label) {
+      if (!dominators->Dominates(label, block->id())) successors.insert(label);
+    });
+    const bool every_side =
+        block->GetLoopMergeInst() != nullptr || uniformity.HasDivergentBranch(block->id());
+    for (uint32_t label : successors) {
+      reached[context->cfg()->block(label)] += every_side ? p : p / successors.size();
+    }
   }
   return cost;
 }
 
-std::map<uint32_t, uint64_t> DivergentIssueCosts(spvtools::opt::IRContext* context) {
-  std::map<uint32_t, uint64_t> costs;
+Expected<std::map<uint32_t, double>> ExpectedIssuesPerFunction(spvtools::opt::IRContext* context) {
+  Expected<std::unique_ptr<UniformityInfo>> uniformity = UniformityInfo::Compute(context);
+  if (!uniformity) return uniformity.error();
+  std::map<uint32_t, double> costs;
   for (spvtools::opt::Function& function : *context->module()) {
-    if (!function.IsDeclaration())
-      costs[function.result_id()] = DivergentIssueCost(context, &function);
+    if (!function.IsDeclaration()) {
+      costs[function.result_id()] = ExpectedIssues(context, &function, **uniformity);
+    }
   }
   return costs;
 }

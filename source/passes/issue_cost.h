@@ -1,19 +1,25 @@
 // Copyright (c) 2026 The spirv-conv authors
 // SPDX-License-Identifier: Apache-2.0
 //
-// A static estimate of what a structured function costs a subgroup whose
-// invocations take every path: the cost model of predicated reconvergence
-// (ReconvergeBinary, docs/structurize.md#reconverge).
+// A static estimate of the instructions a structured function issues per
+// subgroup: the cost model of predicated reconvergence (ReconvergeBinary,
+// docs/structurize.md#the-cost-model).
 //
-// Under divergence a SIMT machine issues every block some invocation
-// reaches, once per subgroup (and per iteration of the loops around it),
-// whatever the number of invocations in it. When every branch diverges,
-// every block is reached, so the issues are the instructions of all blocks,
-// each block weighted by kLoopTrips per loop construct it lies in. That is
-// the case predicated reconvergence is for: it adds guards (issued on
-// every path) to share the exits' code (issued once instead of once per
-// exit); on a function whose branches happen to go one way in a subgroup
-// it only adds the guards, which the estimate does not reward.
+// A SIMT machine issues a block once per subgroup (and per iteration of the
+// loops around it) when at least one of its invocations reaches it,
+// whatever their number. The estimate is the sum over blocks of
+//   P(block reached) x kLoopTrips^(loops around it) x instructions issued,
+// P being propagated along the forward edges from P(entry) = 1: a
+// divergent branch (the uniformity analysis' BranchLevel) sends its
+// subgroup down every side, so each successor gets the block's P; any
+// other branch sends it down one side, each equally likely (P / sides); a
+// loop header's successors all get its P (the body runs and the loop is
+// left); a block's P is the sum of what its predecessors send, at most 1.
+//
+// That is what predicated reconvergence trades: guards, issued by every
+// subgroup that passes them, against exits' code shared, which saves
+// issues only where one subgroup reaches several exits, i.e. behind
+// divergent branches.
 //
 // What counts as issued follows the simulator (`spirv-conv run --stats`):
 // every instruction of a block but its label, phis (copies on the edges),
@@ -27,20 +33,22 @@
 
 #include "source/opt/function.h"
 #include "source/opt/ir_context.h"
+#include "spirv_conv/uniformity.h"
 
 namespace spirv_conv {
 namespace passes {
 
 // Iterations assumed per loop: only the trade between code inside and
 // outside a loop depends on it.
-constexpr uint64_t kLoopTrips = 4;
+constexpr double kLoopTrips = 4;
 
 // The estimate for |function| of |context| (structured: loops are known by
-// their OpLoopMerge).
-uint64_t DivergentIssueCost(spvtools::opt::IRContext* context, spvtools::opt::Function* function);
+// their OpLoopMerge), with branch levels from |uniformity|.
+double ExpectedIssues(spvtools::opt::IRContext* context, spvtools::opt::Function* function,
+                      const UniformityInfo& uniformity);
 
 // The estimate for every function with a body, by result id.
-std::map<uint32_t, uint64_t> DivergentIssueCosts(spvtools::opt::IRContext* context);
+Expected<std::map<uint32_t, double>> ExpectedIssuesPerFunction(spvtools::opt::IRContext* context);
 
 }  // namespace passes
 }  // namespace spirv_conv

@@ -1,6 +1,7 @@
 // Copyright (c) 2026 The spirv-conv authors
 // SPDX-License-Identifier: Apache-2.0
 
+#include <cstdio>
 #include <functional>
 #include <map>
 #include <memory>
@@ -106,10 +107,16 @@ Expected<SpirvBinary> Reconverged(const SpirvBinary& binary, const ValidatorFlag
   return StructurizeBinary(*predicated, validator, false, structurize_stats);
 }
 
-Expected<std::map<uint32_t, uint64_t>> IssueCosts(const SpirvBinary& binary) {
+Expected<std::map<uint32_t, double>> IssueCosts(const SpirvBinary& binary) {
   Expected<std::unique_ptr<spvtools::opt::IRContext>> context = BuildIrContext(binary);
   if (!context) return context.error();
-  return passes::DivergentIssueCosts(context->get());
+  return passes::ExpectedIssuesPerFunction(context->get());
+}
+
+std::string OneDecimal(double value) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.1f", value);
+  return text;
 }
 
 // One change per function ReconvergeBinary priced: "reconverge" where it
@@ -127,11 +134,11 @@ void RecordReconvergeDecisions(const SpirvBinary& output, const ReconvergeStats&
         name = "function '" + entry.second->GetInOperand(1).AsString() + "': ";
       }
     }
-    passes::RecordChange(log, "reconverge", decision.applied ? "reconverge" : "keep-structured",
-                         context ? context->get() : nullptr, function,
-                         name + "estimated issues when every branch diverges: " +
-                             std::to_string(decision.structurized_cost) + " structurized, " +
-                             std::to_string(decision.reconverged_cost) + " reconverged");
+    passes::RecordChange(
+        log, "reconverge", decision.applied ? "reconverge" : "keep-structured",
+        context ? context->get() : nullptr, function,
+        name + "expected issues per subgroup: " + OneDecimal(decision.structurized_cost) +
+            " structurized, " + OneDecimal(decision.reconverged_cost) + " reconverged");
   }
 }
 
@@ -153,9 +160,9 @@ Expected<SpirvBinary> ReconvergeBinary(const SpirvBinary& binary, const Validato
   StructurizeStats all_stats;
   Expected<SpirvBinary> reconverged = Reconverged(binary, validator, nullptr, &all, &all_stats);
   if (!reconverged) return reconverged;
-  Expected<std::map<uint32_t, uint64_t>> before = IssueCosts(*structurized);
+  Expected<std::map<uint32_t, double>> before = IssueCosts(*structurized);
   if (!before) return before.error();
-  Expected<std::map<uint32_t, uint64_t>> after = IssueCosts(*reconverged);
+  Expected<std::map<uint32_t, double>> after = IssueCosts(*reconverged);
   if (!after) return after.error();
   std::set<uint32_t> pays;
   for (uint32_t function : all.changed) {

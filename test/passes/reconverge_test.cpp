@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <memory>
 #include <string>
 
 #include "gtest/gtest.h"
@@ -18,6 +19,7 @@
 #include "sim/sim_test_util.h"
 #include "spirv_conv/ir.h"
 #include "spirv_conv/pipeline.h"
+#include "spirv_conv/uniformity.h"
 #include "spirv_conv/validate.h"
 
 namespace spirv_conv {
@@ -166,11 +168,24 @@ TEST(ReconvergeTest, ExitsSharingAHashShareOneExit) {
   EXPECT_EQ(m.chosen_issued, std::min(m.everywhere_issued, m.structurized_issued));
 }
 
-// The estimate, counted by hand: every block once, a loop's blocks
-// kLoopTrips (4) times; phis, merge instructions and labels are not issued.
-TEST(ReconvergeTest, DivergentIssueCostCountsLoopBlocksPerTrip) {
-  const SpirvBinary binary =
-      test::MustLoad("loop.spvasm", std::string(test::kControlFlowPrefix) + R"(
+// ExpectedIssues of |body| (a valid structured function after the prefix).
+double Estimate(const std::string& body) {
+  const SpirvBinary binary = test::MustLoad("case.spvasm", test::kControlFlowPrefix + body);
+  EXPECT_TRUE(ValidateSpirv(binary.words, binary.target_env, ValidatorFlags(), binary.name,
+                            ExitCode::kBadInput));
+  auto context = BuildIrContext(binary);
+  EXPECT_TRUE(context.ok());
+  if (!context.ok()) return 0;
+  Expected<std::unique_ptr<UniformityInfo>> uniformity = UniformityInfo::Compute(context->get());
+  EXPECT_TRUE(uniformity);
+  if (!uniformity) return 0;
+  return passes::ExpectedIssues(context->get(), &*(*context)->module()->begin(), **uniformity);
+}
+
+// The estimate, counted by hand: a loop's blocks kLoopTrips (4) times;
+// phis, merge instructions and labels are not issued.
+TEST(ReconvergeTest, ExpectedIssuesCountLoopBlocksPerTrip) {
+  EXPECT_EQ(Estimate(R"(
 %main = OpFunction %void None %fn
 %entry = OpLabel
 %tid = OpLoad %uint %lid
@@ -188,15 +203,45 @@ OpBranch %H
 OpStore %p %i
 OpReturn
 OpFunctionEnd
-)");
-  ASSERT_TRUE(ValidateSpirv(binary.words, binary.target_env, ValidatorFlags(), binary.name,
-                            ExitCode::kBadInput));
-  auto context = BuildIrContext(binary);
-  ASSERT_TRUE(context.ok());
-  spvtools::opt::Function& main = *(*context)->module()->begin();
-  // entry 3 (load, chain, branch) + H 4 x 2 (compare, branch)
-  // + body 4 x 2 (add, branch) + exit 2 (store, return)
-  EXPECT_EQ(passes::DivergentIssueCost(context->get(), &main), 3u + 8u + 8u + 2u);
+)"),
+            // entry: load, chain, branch; H 4 x (compare, branch);
+            // body 4 x (add, branch); exit: store, return
+            3.0 + 4 * 2 + 4 * 2 + 2);
+}
+
+// A branch on a uniform value (the constant 5 < 8) sends the subgroup one
+// way, each side counted at half; one on LocalInvocationIndex sends it both
+// ways, each side counted in full.
+std::string Diamond(const char* left, const char* right) {
+  return std::string(R"(
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%tid = OpLoad %uint %lid
+%p = OpAccessChain %ptr_sb_uint %out %u0 %tid
+%c = OpULessThan %bool )") +
+         left + " " + right + R"(
+OpSelectionMerge %join None
+OpBranchConditional %c %then %else
+%then = OpLabel
+%a = OpIAdd %uint %tid %u1
+%b = OpIAdd %uint %a %u1
+OpBranch %join
+%else = OpLabel
+%d = OpIMul %uint %tid %u3
+OpBranch %join
+%join = OpLabel
+%v = OpPhi %uint %b %then %d %else
+OpStore %p %v
+OpReturn
+OpFunctionEnd
+)";
+}
+
+TEST(ReconvergeTest, ExpectedIssuesCountOneSideOfAUniformBranch) {
+  // entry: load, chain, compare, branch; then: 2 adds, branch; else: mul,
+  // branch; join: store, return.
+  EXPECT_EQ(Estimate(Diamond("%u5", "%u8")), 4.0 + 0.5 * 3 + 0.5 * 2 + 2);
+  EXPECT_EQ(Estimate(Diamond("%tid", "%u8")), 4.0 + 3 + 2 + 2);
 }
 
 }  // namespace

@@ -100,8 +100,8 @@ Command AddOptCommand(CLI::App& app) {
                  "Predicated reconvergence, then --structurize: returns in divergent control flow "
                  "share one exit block, and code that the exits and joins of divergent branches "
                  "share runs once, with all the invocations that reach it; only in functions "
-                 "where that lowers the instructions issued when every branch diverges (-v "
-                 "and --report show the estimates)")
+                 "where its cost model expects that to lower the instructions a subgroup "
+                 "issues (-v counts the decisions, --report shows the estimates)")
       ->group(kControlFlow);
   command
       ->add_flag("--reconverge-everywhere", flags->reconverge_everywhere,
