@@ -5,11 +5,12 @@
 // invocations that diverged at a branch and leave through different exits
 // execute the code those exits share once, together, instead of once per
 // exit:
-//   - a function whose returns lie in divergent control flow gets one exit
-//     block that every return branches to (the seed-001 `multi_exit` kernel:
-//     both early exits merged into one `early_exit` block). The structurizer
-//     then routes the early returns through guards (the predicate) to it, so
-//     the returning invocations wait there for each other;
+//   - in a function whose returns lie in divergent control flow, the returns
+//     that end with an instruction alike branch to one exit block per such
+//     group (the seed-001 `multi_exit` kernel: both early exits merged into
+//     one `early_exit` block). The structurizer then routes the early
+//     returns through guards (the predicate) to it, so the returning
+//     invocations wait there for each other;
 //   - at that exit block, and at every join of a divergent branch, the
 //     instructions that all predecessors end with alike (a store of a
 //     different value, the same arithmetic) are sunk into the join, with
@@ -37,7 +38,7 @@
 namespace spirv_conv {
 
 struct ReconvergeStats {
-  uint32_t unified_exits = 0;  // functions whose returns now share one block
+  uint32_t unified_exits = 0;  // exit blocks made (one per group of returns ending alike)
   uint32_t sunk = 0;           // instructions sunk into joins
   std::set<uint32_t> changed;  // the functions (result ids) the pass changed
 

@@ -56,16 +56,37 @@ class Reconverger {
  public:
   Reconverger(IRContext* context, ReconvergeStats* stats) : context_(context), stats_(stats) {}
 
-  // One exit block for |function|'s returns; returns it, or null. Only when
-  // the returning blocks end with a store (or another instruction without a
-  // result) alike, which then runs once in the exit block: routing returns
-  // through guards costs instructions, so it must buy a shared tail.
-  BasicBlock* UnifyReturns(Function* function) {
-    std::vector<BasicBlock*> returns;
+  // One exit block for each group of |function|'s returns that end with an
+  // instruction alike (a store, or another instruction without a result),
+  // which then runs once in the exit block: routing returns through guards
+  // costs instructions, so it must buy a shared tail. Returns the exits.
+  // Returns ending otherwise stay (an exit for part of the returns: the
+  // others are not made to wait for code they do not run).
+  std::vector<BasicBlock*> UnifyReturns(Function* function) {
+    // Returning blocks grouped by their last instruction before the return
+    // (alike with the group's first).
+    std::vector<std::vector<BasicBlock*>> groups;
     for (BasicBlock& block : *function) {
-      if (IsReturn(block.tail()->opcode())) returns.push_back(&block);
+      if (!IsReturn(block.tail()->opcode())) continue;
+      bool placed = false;
+      for (std::vector<BasicBlock*>& group : groups) {
+        if (SharedTail({group[0], &block})) {
+          group.push_back(&block);
+          placed = true;
+          break;
+        }
+      }
+      if (!placed) groups.push_back({&block});
     }
-    if (returns.size() < 2 || !SharedTail(returns)) return nullptr;
+    std::vector<BasicBlock*> exits;
+    for (const std::vector<BasicBlock*>& group : groups) {
+      if (group.size() >= 2) exits.push_back(OneExit(function, group));
+    }
+    return exits;
+  }
+
+  // The exit block of |returns| (their values in a phi), placed last.
+  BasicBlock* OneExit(Function* function, const std::vector<BasicBlock*>& returns) {
     const uint32_t label = context_->TakeNextId();
     auto exit = std::make_unique<BasicBlock>(std::make_unique<Instruction>(
         context_, spv::Op::OpLabel, 0, label, Instruction::OperandList{}));
@@ -391,15 +412,17 @@ spvtools::opt::Pass::Status ReconvergePass::Process() {
     if (stats_.sunk != sunk) stats_.changed.insert(cfg()->block(join)->GetParent()->result_id());
   }
   for (Function* function : exits) {
-    BasicBlock* exit = reconverger.UnifyReturns(function);
-    if (exit == nullptr) continue;
+    const std::vector<BasicBlock*> unified = reconverger.UnifyReturns(function);
+    if (unified.empty()) continue;
     stats_.changed.insert(function->result_id());
     context()->InvalidateAnalysesExceptFor(
         IRContext::kAnalysisTypes | IRContext::kAnalysisConstants |
         IRContext::kAnalysisDecorations | IRContext::kAnalysisNameMap);
-    std::vector<BasicBlock*> preds;
-    for (uint32_t p : cfg()->preds(exit->id())) preds.push_back(cfg()->block(p));
-    reconverger.SinkCommonTails(exit, preds);
+    for (BasicBlock* exit : unified) {
+      std::vector<BasicBlock*> preds;
+      for (uint32_t p : cfg()->preds(exit->id())) preds.push_back(cfg()->block(p));
+      reconverger.SinkCommonTails(exit, preds);
+    }
   }
   const bool changed = promoted || stats_.unified_exits + stats_.sunk > 0;
   return changed ? Status::SuccessWithChange : Status::SuccessWithoutChange;

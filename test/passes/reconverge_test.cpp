@@ -168,6 +168,37 @@ TEST(ReconvergeTest, ExitsSharingAHashShareOneExit) {
   EXPECT_EQ(m.chosen_issued, std::min(m.everywhere_issued, m.structurized_issued));
 }
 
+// Three returns, two of them ending with the same hash and store, the
+// third storing nothing (bit 3 set: those invocations leave first):
+//
+//   entry -(bit 3 set)-> Q: return
+//     `-> the CFG of ThreeExits, its exits hashing
+//
+// The hashing returns share one exit block; Q stays a return (it has no
+// tail to share, and making it wait would only add guards). Issued
+// instructions: fewer than with every return kept.
+TEST(ReconvergeTest, ReturnsSharingATailShareAnExitOthersStay) {
+  std::string body = kExitsShareAHash;
+  const std::string entry_branch = "OpBranchConditional %c0 %A %M\n";
+  body.replace(body.find(entry_branch), entry_branch.size(),
+               "%b3 = OpBitwiseAnd %uint %tid %u8\n"
+               "%c3 = OpIEqual %bool %b3 %u0\n"
+               "OpBranchConditional %c3 %E %Q\n"
+               "%Q = OpLabel\n"
+               "OpReturn\n"
+               "%E = OpLabel\n" +
+                   entry_branch);
+  const Measured m = Measure(body);
+  ASSERT_EQ(m.chosen.reconverge.decisions.size(), 1u);
+  EXPECT_TRUE(m.chosen.reconverge.decisions[0].applied);
+  EXPECT_EQ(m.chosen.reconverge.unified_exits, 1u);
+  EXPECT_EQ(test::CountOpcode(m.chosen.output, spv::Op::OpShiftRightLogical), 2u);
+  EXPECT_EQ(test::CountOpcode(m.chosen.output, spv::Op::OpReturn), 2u);  // Q's and the exit's
+  ASSERT_EQ(m.chosen.words.size(), 64u);
+  EXPECT_EQ(m.chosen.words[8], 0u);  // bit 3 set: nothing stored
+  EXPECT_LT(m.chosen_issued, m.structurized_issued);
+}
+
 // ExpectedIssues of |body| (a valid structured function after the prefix).
 double Estimate(const std::string& body) {
   const SpirvBinary binary = test::MustLoad("case.spvasm", test::kControlFlowPrefix + body);
