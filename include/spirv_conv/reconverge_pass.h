@@ -39,6 +39,7 @@ namespace spirv_conv {
 
 struct ReconvergeStats {
   uint32_t unified_exits = 0;  // exit blocks made (one per group of returns ending alike)
+  uint32_t split_joins = 0;    // joins given a block for the predecessors ending alike
   uint32_t sunk = 0;           // instructions sunk into joins
   std::set<uint32_t> changed;  // the functions (result ids) the pass changed
 

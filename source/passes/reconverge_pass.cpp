@@ -125,9 +125,118 @@ class Reconverger {
   void SinkCommonTails(BasicBlock* join, const std::vector<BasicBlock*>& preds) {
     if (preds.size() < 2) return;
     for (BasicBlock* pred : preds) {
-      if (pred->tail()->opcode() != spv::Op::OpBranch || pred->GetMergeInst() != nullptr) return;
+      if (!BranchesOnlyTo(pred)) return;
     }
     while (SinkOne(join, preds)) ++stats_->sunk;
+  }
+
+  // When only some of |join|'s predecessors end alike, a new block between
+  // them and |join| is their own join, and their tails sink into it:
+  //
+  //   A: ...; x = f(a); br J          A: ...; br N
+  //   B: ...; x = f(b); br J   ==>    B: ...; br N
+  //   C: ...; br J                    N: x = f(phi(a, b)); br J
+  //                                   C: ...; br J
+  //
+  // Returns N, or null when no two predecessors end alike (or all do).
+  BasicBlock* SplitJoin(BasicBlock* join) {
+    std::vector<BasicBlock*> group;
+    size_t preds = 0;
+    for (uint32_t label : context_->cfg()->preds(join->id())) {
+      ++preds;
+      BasicBlock* pred = context_->cfg()->block(label);
+      if (!BranchesOnlyTo(pred)) continue;
+      if (group.empty() || SharedTail({group[0], pred})) group.push_back(pred);
+    }
+    if (group.size() < 2 || group.size() == preds) return nullptr;
+    std::set<uint32_t> from;
+    for (BasicBlock* pred : group) from.insert(pred->id());
+    const uint32_t label = context_->TakeNextId();
+    auto split = std::make_unique<BasicBlock>(std::make_unique<Instruction>(
+        context_, spv::Op::OpLabel, 0, label, Instruction::OperandList{}));
+    // |join|'s phis take the group's values from the new block (through a
+    // phi of its own when they differ).
+    join->ForEachPhiInst([&](Instruction* phi) {
+      Instruction::OperandList kept, moved;
+      for (uint32_t i = 0; i + 1 < phi->NumInOperands(); i += 2) {
+        Instruction::OperandList& into =
+            from.count(phi->GetSingleWordInOperand(i + 1)) != 0 ? moved : kept;
+        into.push_back(phi->GetInOperand(i));
+        into.push_back(phi->GetInOperand(i + 1));
+      }
+      uint32_t value = moved[0].words[0];
+      for (size_t i = 0; i < moved.size(); i += 2) {
+        if (moved[i].words[0] != value) value = 0;
+      }
+      if (value == 0) {
+        value = context_->TakeNextId();
+        split->AddInstruction(
+            std::make_unique<Instruction>(context_, spv::Op::OpPhi, phi->type_id(), value, moved));
+      }
+      kept.push_back(Operand(SPV_OPERAND_TYPE_ID, {value}));
+      kept.push_back(Operand(SPV_OPERAND_TYPE_ID, {label}));
+      phi->SetInOperands(std::move(kept));
+    });
+    split->AddInstruction(std::make_unique<Instruction>(
+        context_, spv::Op::OpBranch, 0, 0,
+        Instruction::OperandList{Operand(SPV_OPERAND_TYPE_ID, {join->id()})}));
+    for (BasicBlock* pred : group)
+      pred->tail()->SetInOperands({Operand(SPV_OPERAND_TYPE_ID, {label})});
+    Function* function = join->GetParent();
+    split->SetParent(function);
+    BasicBlock* placed = nullptr;
+    for (auto it = function->begin(); it != function->end(); ++it) {
+      if (&*it == join) {
+        placed = &*it.InsertBefore(std::move(split));
+        break;
+      }
+    }
+    context_->InvalidateAnalysesExceptFor(
+        IRContext::kAnalysisTypes | IRContext::kAnalysisConstants |
+        IRContext::kAnalysisDecorations | IRContext::kAnalysisNameMap);
+    ++stats_->split_joins;
+    return placed;
+  }
+
+  // Undoes SplitJoin(|join|) = |split| (nothing could sink into it).
+  void Unsplit(BasicBlock* split, BasicBlock* join) {
+    auto* defs = context_->get_def_use_mgr();
+    const std::vector<uint32_t> group = context_->cfg()->preds(split->id());
+    join->ForEachPhiInst([&](Instruction* phi) {
+      Instruction::OperandList restored;
+      for (uint32_t i = 0; i + 1 < phi->NumInOperands(); i += 2) {
+        if (phi->GetSingleWordInOperand(i + 1) != split->id()) {
+          restored.push_back(phi->GetInOperand(i));
+          restored.push_back(phi->GetInOperand(i + 1));
+          continue;
+        }
+        const uint32_t value = phi->GetSingleWordInOperand(i);
+        const Instruction* def = defs->GetDef(value);
+        for (uint32_t pred : group) {
+          uint32_t incoming = value;  // a value common to the group, or the split's phi
+          if (def != nullptr && def->opcode() == spv::Op::OpPhi &&
+              context_->get_instr_block(value) == split) {
+            for (uint32_t k = 0; k + 1 < def->NumInOperands(); k += 2) {
+              if (def->GetSingleWordInOperand(k + 1) == pred)
+                incoming = def->GetSingleWordInOperand(k);
+            }
+          }
+          restored.push_back(Operand(SPV_OPERAND_TYPE_ID, {incoming}));
+          restored.push_back(Operand(SPV_OPERAND_TYPE_ID, {pred}));
+        }
+      }
+      phi->SetInOperands(std::move(restored));
+    });
+    for (uint32_t pred : group) {
+      context_->cfg()->block(pred)->tail()->SetInOperands(
+          {Operand(SPV_OPERAND_TYPE_ID, {join->id()})});
+    }
+    split->KillAllInsts(true);
+    join->GetParent()->RemoveEmptyBlocks();
+    context_->InvalidateAnalysesExceptFor(
+        IRContext::kAnalysisTypes | IRContext::kAnalysisConstants |
+        IRContext::kAnalysisDecorations | IRContext::kAnalysisNameMap);
+    --stats_->split_joins;
   }
 
  private:
@@ -205,6 +314,11 @@ class Reconverger {
     const uint32_t id = chain->result_id();
     code->push_back(std::move(chain));
     return id;
+  }
+
+  // Whether |block| ends with an unconditional branch and heads nothing.
+  static bool BranchesOnlyTo(BasicBlock* block) {
+    return block->tail()->opcode() == spv::Op::OpBranch && block->GetMergeInst() == nullptr;
   }
 
   static bool SharedTail(const std::vector<BasicBlock*>& blocks) {
@@ -404,12 +518,30 @@ spvtools::opt::Pass::Status ReconvergePass::Process() {
   }
   info->reset();
   Reconverger reconverger(context(), &stats_);
+  std::set<uint32_t> partial;  // joins whose predecessors do not all end alike
   for (const auto& [join, preds] : joins) {
     std::vector<BasicBlock*> blocks;
     for (uint32_t p : preds) blocks.push_back(cfg()->block(p));
     const uint32_t sunk = stats_.sunk;
     reconverger.SinkCommonTails(cfg()->block(join), blocks);
-    if (stats_.sunk != sunk) stats_.changed.insert(cfg()->block(join)->GetParent()->result_id());
+    if (stats_.sunk != sunk) {
+      stats_.changed.insert(cfg()->block(join)->GetParent()->result_id());
+    } else {
+      partial.insert(join);
+    }
+  }
+  for (uint32_t join : partial) {
+    BasicBlock* split = reconverger.SplitJoin(cfg()->block(join));
+    if (split == nullptr) continue;
+    std::vector<BasicBlock*> preds;
+    for (uint32_t p : cfg()->preds(split->id())) preds.push_back(cfg()->block(p));
+    const uint32_t sunk = stats_.sunk;
+    reconverger.SinkCommonTails(split, preds);
+    if (stats_.sunk == sunk) {
+      reconverger.Unsplit(split, cfg()->block(join));
+    } else {
+      stats_.changed.insert(split->GetParent()->result_id());
+    }
   }
   for (Function* function : exits) {
     const std::vector<BasicBlock*> unified = reconverger.UnifyReturns(function);
@@ -424,7 +556,7 @@ spvtools::opt::Pass::Status ReconvergePass::Process() {
       reconverger.SinkCommonTails(exit, preds);
     }
   }
-  const bool changed = promoted || stats_.unified_exits + stats_.sunk > 0;
+  const bool changed = promoted || stats_.unified_exits + stats_.split_joins + stats_.sunk > 0;
   return changed ? Status::SuccessWithChange : Status::SuccessWithoutChange;
 }
 

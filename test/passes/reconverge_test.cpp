@@ -131,14 +131,15 @@ const std::string kExitsShareAStore =
 // The same CFG, every exit finishing its value with the same hash
 // (h = x ^ (x >> 10); m = h * 5; y = m ^ (m >> 4)) before the store: five
 // shared instructions more per exit, which pay for the guards.
-const std::string kExitsShareAHash = ThreeExits([](const std::string& n) {
+std::string HashAndStore(const std::string& n) {
   return "%s" + n + " = OpShiftRightLogical %uint %x" + n + " %u10\n" +  //
          "%h" + n + " = OpBitwiseXor %uint %x" + n + " %s" + n + "\n" +  //
          "%m" + n + " = OpIMul %uint %h" + n + " %u5\n" +                //
          "%t" + n + " = OpShiftRightLogical %uint %m" + n + " %u4\n" +   //
          "%y" + n + " = OpBitwiseXor %uint %m" + n + " %t" + n + "\n" +  //
          "OpStore %p %y" + n + "\n";
-});
+}
+const std::string kExitsShareAHash = ThreeExits(HashAndStore);
 
 TEST(ReconvergeTest, ExitsSharingOnlyAStoreKeepTheirReturns) {
   const Measured m = Measure(kExitsShareAStore);
@@ -196,6 +197,39 @@ TEST(ReconvergeTest, ReturnsSharingATailShareAnExitOthersStay) {
   EXPECT_EQ(test::CountOpcode(m.chosen.output, spv::Op::OpReturn), 2u);  // Q's and the exit's
   ASSERT_EQ(m.chosen.words.size(), 64u);
   EXPECT_EQ(m.chosen.words[8], 0u);  // bit 3 set: nothing stored
+  EXPECT_LT(m.chosen_issued, m.structurized_issued);
+}
+
+// A divergent switch whose cases 0 and 1 end with the same hash and store
+// and whose default stores nothing: the two cases get a join of their own
+// in front of the switch's (SplitJoin), and the hash runs once for both.
+TEST(ReconvergeTest, CasesSharingATailGetAJoinOfTheirOwn) {
+  const std::string body = R"(
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%tid = OpLoad %uint %lid
+%p = OpAccessChain %ptr_sb_uint %out %u0 %tid
+%sel = OpBitwiseAnd %uint %tid %u3
+OpSwitch %sel %D 0 %C0 1 %C1
+%C0 = OpLabel
+%x0 = OpIAdd %uint %tid %u1
+)" + HashAndStore("0") + R"(OpBranch %J
+%C1 = OpLabel
+%x1 = OpIMul %uint %tid %u3
+)" + HashAndStore("1") + R"(OpBranch %J
+%D = OpLabel
+OpBranch %J
+%J = OpLabel
+OpReturn
+OpFunctionEnd
+)";
+  const Measured m = Measure(body);
+  ASSERT_EQ(m.chosen.reconverge.decisions.size(), 1u);
+  EXPECT_TRUE(m.chosen.reconverge.decisions[0].applied);
+  EXPECT_EQ(m.chosen.reconverge.split_joins, 1u);
+  EXPECT_EQ(test::CountOpcode(m.chosen.output, spv::Op::OpShiftRightLogical), 2u);
+  ASSERT_EQ(m.chosen.words.size(), 64u);
+  EXPECT_EQ(m.chosen.words[2], 0u);  // the default stores nothing
   EXPECT_LT(m.chosen_issued, m.structurized_issued);
 }
 
