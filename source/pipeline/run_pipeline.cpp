@@ -177,7 +177,7 @@ Expected<SpirvBinary> ReconvergeBinary(const SpirvBinary& binary, const Validato
   Expected<SpirvBinary> result = structurized;
   ReconvergeStats chosen;
   StructurizeStats chosen_stats = structurized_stats;
-  if (pays == all.changed) {
+  if (!pays.empty() && pays == all.changed) {
     result = std::move(reconverged);
     chosen = all;
     chosen_stats = all_stats;

@@ -19,6 +19,7 @@
 #include "sim/sim_test_util.h"
 #include "spirv_conv/ir.h"
 #include "spirv_conv/pipeline.h"
+#include "spirv_conv/reconverge_pass.h"
 #include "spirv_conv/uniformity.h"
 #include "spirv_conv/validate.h"
 
@@ -231,6 +232,59 @@ OpFunctionEnd
   ASSERT_EQ(m.chosen.words.size(), 64u);
   EXPECT_EQ(m.chosen.words[2], 0u);  // the default stores nothing
   EXPECT_LT(m.chosen_issued, m.structurized_issued);
+}
+
+// The same switch with the cases storing to two Private variables: the
+// stores are alike, but one store in a join cannot stand for both (a phi of
+// pointers is not allowed), so SplitJoin's block is undone and the module
+// comes out as --structurize makes it.
+TEST(ReconvergeTest, SplitJoinIsUndoneWhenNothingSinks) {
+  const std::string body = R"(
+%ptr_private = OpTypePointer Private %uint
+%g0 = OpVariable %ptr_private Private %u0
+%g1 = OpVariable %ptr_private Private %u0
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%tid = OpLoad %uint %lid
+%p = OpAccessChain %ptr_sb_uint %out %u0 %tid
+%sel = OpBitwiseAnd %uint %tid %u3
+OpSwitch %sel %D 0 %C0 1 %C1
+%C0 = OpLabel
+%x0 = OpIAdd %uint %tid %u1
+OpStore %g0 %x0
+OpBranch %J
+%C1 = OpLabel
+%x1 = OpIMul %uint %tid %u3
+OpStore %g1 %x1
+OpBranch %J
+%D = OpLabel
+OpBranch %J
+%J = OpLabel
+%l0 = OpLoad %uint %g0
+%l1 = OpLoad %uint %g1
+%sum = OpIAdd %uint %l0 %l1
+OpStore %p %sum
+OpReturn
+OpFunctionEnd
+)";
+  // The pass alone: the split block is gone again, the join's phis (none
+  // here) and branches are as they were.
+  const SpirvBinary input = test::MustLoad("case.spvasm", test::kControlFlowPrefix + body);
+  auto context = BuildIrContext(input);
+  ASSERT_TRUE(context.ok());
+  ReconvergePass pass;
+  ASSERT_NE(pass.Run(context->get()), spvtools::opt::Pass::Status::Failure);
+  EXPECT_EQ(pass.stats().split_joins, 0u);
+  EXPECT_EQ(pass.stats().sunk, 0u);
+  SpirvBinary after = input;
+  after.words = EmitBinary(**context);
+  EXPECT_EQ(test::CountBlocks(after), test::CountBlocks(input));
+
+  const Measured m = Measure(body);
+  EXPECT_TRUE(m.chosen.reconverge.decisions.empty());
+  EXPECT_EQ(m.chosen.output.words, m.structurized.output.words);
+  ASSERT_EQ(m.chosen.words.size(), 64u);
+  EXPECT_EQ(m.chosen.words[5], 15u);  // case 1: g1 = 5 * 3, g0 keeps its 0
 }
 
 // ExpectedIssues of |body| (a valid structured function after the prefix).
