@@ -170,7 +170,8 @@ Expected<DeviceProfile> ParseDeviceProfile(const std::string& text, const std::s
   json root;
   try {
     root = json::parse(text);
-  } catch (const json::parse_error& error) {
+  } catch (const json::exception& error) {
+    // parse_error, and out_of_range for a number too large for a double.
     return ProfileError(path, std::string("not valid JSON: ") + error.what());
   }
   if (!root.is_object()) return ProfileError(path, "expected a JSON object");

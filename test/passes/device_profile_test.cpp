@@ -71,6 +71,9 @@ TEST(DeviceProfileTest, ErrorsNameTheFileAndTheProblem) {
   };
   const Case cases[] = {
       {"{not json", "not valid JSON"},
+      // A number too large for a double: nlohmann throws out_of_range, not
+      // parse_error (found by device_profile_fuzzer).
+      {"[1111111e11111111111]", "not valid JSON"},
       {"[1]", "expected a JSON object"},
       {R"({"capabilities": {}})", "no capabilities.device.features"},
       {R"({"spirv-conv-device-profile": 2})", "version"},
