@@ -64,10 +64,10 @@ enum class ReconvergePolicy {
 
 class ReconvergePass : public spvtools::opt::Pass {
  public:
-  // Every function of the module.
-  ReconvergePass() = default;
-  // Only the functions whose result ids are in |functions|.
-  explicit ReconvergePass(std::set<uint32_t> functions) : only_(std::move(functions)) {}
+  // Only the functions whose result ids are in |functions| (none given:
+  // every function of the module).
+  explicit ReconvergePass(std::optional<std::set<uint32_t>> functions = std::nullopt)
+      : only_(std::move(functions)) {}
 
   const char* name() const override { return "reconverge"; }
   const std::string& error() const { return error_; }

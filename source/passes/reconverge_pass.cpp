@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "analysis/convergence_classes.h"
+#include "passes/control_flow_analyses.h"
 #include "passes/promote_variables.h"
 #include "passes/value_types.h"
 #include "source/opt/cfg.h"
@@ -140,15 +141,14 @@ class Reconverger {
   //
   // Returns N, or null when no two predecessors end alike (or all do).
   BasicBlock* SplitJoin(BasicBlock* join) {
+    const std::vector<uint32_t>& preds = context_->cfg()->preds(join->id());
     std::vector<BasicBlock*> group;
-    size_t preds = 0;
-    for (uint32_t label : context_->cfg()->preds(join->id())) {
-      ++preds;
+    for (uint32_t label : preds) {
       BasicBlock* pred = context_->cfg()->block(label);
       if (!BranchesOnlyTo(pred)) continue;
       if (group.empty() || SharedTail({group[0], pred})) group.push_back(pred);
     }
-    if (group.size() < 2 || group.size() == preds) return nullptr;
+    if (group.size() < 2 || group.size() == preds.size()) return nullptr;
     std::set<uint32_t> from;
     for (BasicBlock* pred : group) from.insert(pred->id());
     const uint32_t label = context_->TakeNextId();
@@ -191,9 +191,7 @@ class Reconverger {
         break;
       }
     }
-    context_->InvalidateAnalysesExceptFor(
-        IRContext::kAnalysisTypes | IRContext::kAnalysisConstants |
-        IRContext::kAnalysisDecorations | IRContext::kAnalysisNameMap);
+    passes::InvalidateFunctionAnalyses(context_);
     ++stats_->split_joins;
     return placed;
   }
@@ -233,9 +231,7 @@ class Reconverger {
     }
     split->KillAllInsts(true);
     join->GetParent()->RemoveEmptyBlocks();
-    context_->InvalidateAnalysesExceptFor(
-        IRContext::kAnalysisTypes | IRContext::kAnalysisConstants |
-        IRContext::kAnalysisDecorations | IRContext::kAnalysisNameMap);
+    passes::InvalidateFunctionAnalyses(context_);
     --stats_->split_joins;
   }
 
@@ -499,7 +495,7 @@ spvtools::opt::Pass::Status ReconvergePass::Process() {
   }
   // Decide on the module as it is: joins of divergent branches and the
   // functions whose returns are in divergent control flow.
-  std::vector<std::pair<uint32_t, std::vector<uint32_t>>> joins;  // join -> preds (labels)
+  std::set<uint32_t> joins;
   std::vector<Function*> exits;
   for (Function* function : functions) {
     bool divergent_return = false;
@@ -509,52 +505,36 @@ spvtools::opt::Pass::Status ReconvergePass::Process() {
         divergent_return = true;
       }
       if (!(*info)->HasDivergentBranch(block.id())) continue;
-      for (uint32_t join : (*info)->Joins(block.id())) {
-        std::vector<uint32_t> preds = cfg()->preds(join);
-        joins.emplace_back(join, preds);
-      }
+      for (uint32_t join : (*info)->Joins(block.id())) joins.insert(join);
     }
     if (divergent_return) exits.push_back(function);
   }
   info->reset();
   Reconverger reconverger(context(), &stats_);
-  std::set<uint32_t> partial;  // joins whose predecessors do not all end alike
-  for (const auto& [join, preds] : joins) {
-    std::vector<BasicBlock*> blocks;
-    for (uint32_t p : preds) blocks.push_back(cfg()->block(p));
+  // Sinks into |join| what all its predecessors end with alike; whether any.
+  auto sink_into = [&](BasicBlock* join) {
+    std::vector<BasicBlock*> preds;
+    for (uint32_t p : cfg()->preds(join->id())) preds.push_back(cfg()->block(p));
     const uint32_t sunk = stats_.sunk;
-    reconverger.SinkCommonTails(cfg()->block(join), blocks);
-    if (stats_.sunk != sunk) {
-      stats_.changed.insert(cfg()->block(join)->GetParent()->result_id());
-    } else {
-      partial.insert(join);
-    }
+    reconverger.SinkCommonTails(join, preds);
+    if (stats_.sunk == sunk) return false;
+    stats_.changed.insert(join->GetParent()->result_id());
+    return true;
+  };
+  std::vector<uint32_t> partial;  // joins whose predecessors do not all end alike
+  for (uint32_t join : joins) {
+    if (!sink_into(cfg()->block(join))) partial.push_back(join);
   }
   for (uint32_t join : partial) {
     BasicBlock* split = reconverger.SplitJoin(cfg()->block(join));
-    if (split == nullptr) continue;
-    std::vector<BasicBlock*> preds;
-    for (uint32_t p : cfg()->preds(split->id())) preds.push_back(cfg()->block(p));
-    const uint32_t sunk = stats_.sunk;
-    reconverger.SinkCommonTails(split, preds);
-    if (stats_.sunk == sunk) {
-      reconverger.Unsplit(split, cfg()->block(join));
-    } else {
-      stats_.changed.insert(split->GetParent()->result_id());
-    }
+    if (split != nullptr && !sink_into(split)) reconverger.Unsplit(split, cfg()->block(join));
   }
   for (Function* function : exits) {
     const std::vector<BasicBlock*> unified = reconverger.UnifyReturns(function);
     if (unified.empty()) continue;
     stats_.changed.insert(function->result_id());
-    context()->InvalidateAnalysesExceptFor(
-        IRContext::kAnalysisTypes | IRContext::kAnalysisConstants |
-        IRContext::kAnalysisDecorations | IRContext::kAnalysisNameMap);
-    for (BasicBlock* exit : unified) {
-      std::vector<BasicBlock*> preds;
-      for (uint32_t p : cfg()->preds(exit->id())) preds.push_back(cfg()->block(p));
-      reconverger.SinkCommonTails(exit, preds);
-    }
+    passes::InvalidateFunctionAnalyses(context());
+    for (BasicBlock* exit : unified) sink_into(exit);
   }
   const bool changed = promoted || stats_.unified_exits + stats_.split_joins + stats_.sunk > 0;
   return changed ? Status::SuccessWithChange : Status::SuccessWithoutChange;

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "analysis/dominance.h"
+#include "passes/control_flow_analyses.h"
 #include "passes/promote_variables.h"
 #include "passes/structurize/block_graph.h"
 #include "passes/structurize/demote_ssa.h"
@@ -94,20 +95,18 @@ bool IsStructuredControlFlowError(const std::string& message) {
 
 spvtools::opt::Pass::Status StructurizePass::Process() {
   IRContext* context = this->context();
-  const auto kept = IRContext::kAnalysisTypes | IRContext::kAnalysisConstants |
-                    IRContext::kAnalysisDecorations | IRContext::kAnalysisNameMap;
-  context->InvalidateAnalysesExceptFor(kept);
+  passes::InvalidateFunctionAnalyses(context);
   const uint32_t first_new_id = context->module()->IdBound();  // step 7 tidies only ids from here
   std::vector<Function*> rewritten;
   for (Function& function : *get_module()) {
     if (function.IsDeclaration()) continue;
     std::string error;
     if (!RestructureFunction(context, &function, &stats_, &error)) {
-      context->InvalidateAnalysesExceptFor(kept);
+      passes::InvalidateFunctionAnalyses(context);
       error_ = "function %" + std::to_string(function.result_id()) + ": " + error;
       return Status::Failure;
     }
-    context->InvalidateAnalysesExceptFor(kept);
+    passes::InvalidateFunctionAnalyses(context);
     rewritten.push_back(&function);
   }
   if (rewritten.empty()) return Status::SuccessWithoutChange;

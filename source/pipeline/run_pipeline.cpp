@@ -5,6 +5,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -93,17 +94,16 @@ Expected<SpirvBinary> StructurizeBinary(const SpirvBinary& binary, const Validat
 
 namespace {
 
-// ReconvergePass on |functions| (null: all) of |binary|, then the structurizer.
+// ReconvergePass on |functions| (none given: all) of |binary|, then the
+// structurizer.
 Expected<SpirvBinary> Reconverged(const SpirvBinary& binary, const ValidatorFlags& validator,
-                                  const std::set<uint32_t>* functions, ReconvergeStats* stats,
-                                  StructurizeStats* structurize_stats) {
-  std::unique_ptr<ReconvergePass> pass = functions != nullptr
-                                             ? std::make_unique<ReconvergePass>(*functions)
-                                             : std::make_unique<ReconvergePass>();
+                                  std::optional<std::set<uint32_t>> functions,
+                                  ReconvergeStats* stats, StructurizeStats* structurize_stats) {
+  ReconvergePass pass(std::move(functions));
   Expected<SpirvBinary> predicated =
-      RunControlFlowPass(binary, validator, true, pass.get(), [&] { return pass->error(); });
+      RunControlFlowPass(binary, validator, true, &pass, [&] { return pass.error(); });
   if (!predicated) return predicated;
-  *stats = pass->stats();
+  *stats = pass.stats();
   return StructurizeBinary(*predicated, validator, false, structurize_stats);
 }
 
@@ -158,7 +158,8 @@ Expected<SpirvBinary> ReconvergeBinary(const SpirvBinary& binary, const Validato
   if (!structurized) return structurized;
   ReconvergeStats all;
   StructurizeStats all_stats;
-  Expected<SpirvBinary> reconverged = Reconverged(binary, validator, nullptr, &all, &all_stats);
+  Expected<SpirvBinary> reconverged =
+      Reconverged(binary, validator, std::nullopt, &all, &all_stats);
   if (!reconverged) return reconverged;
   Expected<std::map<uint32_t, double>> before = IssueCosts(*structurized);
   if (!before) return before.error();
@@ -182,7 +183,7 @@ Expected<SpirvBinary> ReconvergeBinary(const SpirvBinary& binary, const Validato
     chosen = all;
     chosen_stats = all_stats;
   } else if (!pays.empty()) {
-    result = Reconverged(binary, validator, &pays, &chosen, &chosen_stats);
+    result = Reconverged(binary, validator, pays, &chosen, &chosen_stats);
   }
   chosen.decisions = all.decisions;
   if (stats != nullptr) *stats = chosen;

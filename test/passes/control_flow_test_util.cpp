@@ -71,6 +71,12 @@ TransformOutcome RunControlFlowTransform(const std::string& module,
   return outcome;
 }
 
+TransformOutcome RunStructurize(const std::string& module) {
+  return RunControlFlowTransform(module, [](const SpirvBinary& input, TransformOutcome* outcome) {
+    return StructurizeBinary(input, ValidatorFlags(), false, &outcome->stats);
+  });
+}
+
 size_t CountOpcode(const SpirvBinary& binary, spv::Op op) {
   size_t count = 0;
   ForEachInstruction(binary,

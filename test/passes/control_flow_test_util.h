@@ -45,6 +45,9 @@ using ControlFlowTransform =
 TransformOutcome RunControlFlowTransform(const std::string& module,
                                          const ControlFlowTransform& transform);
 
+// RunControlFlowTransform with StructurizeBinary.
+TransformOutcome RunStructurize(const std::string& module);
+
 // Calls |visit(opcode, operands)| for each instruction of |binary|, the
 // operands being the words after the opcode word.
 template <typename Visit>

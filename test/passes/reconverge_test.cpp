@@ -55,10 +55,7 @@ Measured Measure(const std::string& body) {
   Measured m;
   m.chosen = Reconverge(body, ReconvergePolicy::kWhereItPays);
   m.everywhere = Reconverge(body, ReconvergePolicy::kEverywhere);
-  m.structurized = test::RunControlFlowTransform(
-      test::kControlFlowPrefix + body, [](const SpirvBinary& input, Outcome* outcome) {
-        return StructurizeBinary(input, ValidatorFlags(), false, &outcome->stats);
-      });
+  m.structurized = test::RunStructurize(test::kControlFlowPrefix + body);
   m.chosen_issued = Issued(m.chosen.output);
   m.everywhere_issued = Issued(m.everywhere.output);
   m.structurized_issued = Issued(m.structurized.output);

@@ -52,10 +52,7 @@ size_t CountInputBlocks(const std::string& body) {
 // Structurizes |body| (after |prefix|), checks the output against the input
 // on the simulator and returns it.
 Outcome Structurize(const std::string& body, const std::string& prefix = kPrefix) {
-  return test::RunControlFlowTransform(
-      prefix + body, [](const SpirvBinary& input, Outcome* outcome) {
-        return StructurizeBinary(input, ValidatorFlags(), false, &outcome->stats);
-      });
+  return test::RunStructurize(prefix + body);
 }
 
 // Structurize(|body|), expecting the output to have the input's blocks: no

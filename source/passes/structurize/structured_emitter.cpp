@@ -306,7 +306,7 @@ class Emitter {
     const uint32_t next = Placeholder(ys[k]);
     Pend(next, rest);
     order_.push_back(guard);
-    const uint32_t hit = LoadGuard(guard, y, arrives).hit;
+    const uint32_t hit = GuardTest(guard, y, arrives);
     graph_->Add(guard, spv::Op::OpBranchConditional, 0, 0, {hit, graph_->label(y), next});
     graph_->AddSelectionMerge(guard, next);
     Frame frame{Frame::kSelection};
@@ -318,29 +318,34 @@ class Emitter {
     return ok;
   }
 
-  // The cascade as |guard| sees it: its value, and (unless |y| is kNone: a
-  // block that only dispatches) "no cascade, or one that ends at |y|" (only
-  // "no cascade" unless |arrives|), with the variable cleared where the
-  // cascade ends.
-  struct GuardTest {
-    uint32_t value = 0;
-    uint32_t hit = 0;
-  };
-  GuardTest LoadGuard(uint32_t guard, uint32_t y, bool arrives) {
-    GuardTest test;
-    test.value = graph_->TakeId();
-    graph_->Add(guard, spv::Op::OpLoad, graph_->UintType(), test.value, {CascadeVariable()});
-    if (y == kNone) return test;
+  // Loads the cascade variable at the end of |block|; returns the value.
+  uint32_t LoadCascade(uint32_t block) {
+    const uint32_t value = graph_->TakeId();
+    graph_->Add(block, spv::Op::OpLoad, graph_->UintType(), value, {CascadeVariable()});
+    return value;
+  }
+
+  // Appends to |block| "cascade |value| is none, or (with |arrives|) one that
+  // ends at |y|"; returns the bool.
+  uint32_t GoesOnTo(uint32_t block, uint32_t value, uint32_t y, bool arrives) {
     std::vector<uint32_t> ending{0};
     if (arrives) ending.push_back(graph_->label(y));
-    test.hit = graph_->AddIsOneOf(guard, test.value, ending);
+    return graph_->AddIsOneOf(block, value, ending);
+  }
+
+  // The test of the guard in front of follower |y|: "no cascade, or one that
+  // ends at |y|" (only "no cascade" unless |arrives|), with the variable
+  // cleared where the cascade ends.
+  uint32_t GuardTest(uint32_t guard, uint32_t y, bool arrives) {
+    const uint32_t value = LoadCascade(guard);
+    const uint32_t hit = GoesOnTo(guard, value, y, arrives);
     if (arrives) {
       const uint32_t cleared = graph_->TakeId();
       graph_->Add(guard, spv::Op::OpSelect, graph_->UintType(), cleared,
-                  {test.hit, graph_->UintConstant(0), test.value});
+                  {hit, graph_->UintConstant(0), value});
       graph_->Add(guard, spv::Op::OpStore, 0, 0, {CascadeVariable(), cleared});
     }
-    return test;
+    return hit;
   }
 
   // |block| sends every cascade in |targets| on (from the current position)
@@ -354,9 +359,9 @@ class Emitter {
       graph_->Add(block, spv::Op::OpUnreachable, 0, 0, {});
       return true;
     }
-    // A pure dispatch block only loads; the normal path's test ("no
-    // cascade, or one ending at |normal|") is made where a branch needs it.
-    const uint32_t value = LoadGuard(block, kNone, false).value;
+    // The normal path's test ("no cascade, or one ending at |normal|") is
+    // made where a branch needs it.
+    const uint32_t value = LoadCascade(block);
     // Group the targets by hop; a cascade passing on keeps its value.
     std::map<uint32_t, std::vector<uint32_t>> by_hop;
     std::set<uint32_t> passing;
@@ -435,9 +440,7 @@ class Emitter {
       return EmitRegion(normal);
     }
     // The normal path and the undeclared hop: a selection whose merge is that hop.
-    std::vector<uint32_t> ending{0};
-    if (normal_arrives) ending.push_back(graph_->label(normal));
-    const uint32_t hit = graph_->AddIsOneOf(current, value, ending);
+    const uint32_t hit = GoesOnTo(current, value, normal, normal_arrives);
     graph_->Add(current, spv::Op::OpBranchConditional, 0, 0, {hit, graph_->label(normal), unseen});
     graph_->AddSelectionMerge(current, unseen);
     Frame frame{Frame::kSelection};

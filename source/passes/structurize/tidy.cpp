@@ -3,6 +3,7 @@
 
 #include "passes/structurize/tidy.h"
 
+#include <functional>
 #include <map>
 #include <set>
 #include <vector>
@@ -86,16 +87,8 @@ class Tidier {
       std::map<Instruction*, uint32_t> values;  // phi -> its value from |block| now
       bool same = true;
       join->ForEachPhiInst([&](Instruction* phi) {
-        uint32_t& seen = values[phi];
-        for (uint32_t i = 0; i + 1 < phi->NumInOperands(); i += 2) {
-          if (!from_guard(phi, i)) continue;
-          const uint32_t value = phi->GetSingleWordInOperand(i);
-          if (seen == 0 || IsUndef(seen)) {
-            seen = value;
-          } else if (seen != value && !IsUndef(value)) {
-            same = false;
-          }
-        }
+        values[phi] = AgreedValue(phi, [&](uint32_t i) { return from_guard(phi, i); });
+        same &= values[phi] != 0;
       });
       if (!same) continue;
       // Keep one incoming entry per phi, from |block|.
@@ -133,16 +126,23 @@ class Tidier {
     return def != nullptr && def->opcode() == spv::Op::OpUndef;
   }
 
-  // The one value (other than undefined and |phi| itself) |phi| merges, or 0.
-  uint32_t OnlyValue(const Instruction* phi) const {
-    uint32_t only = 0;
+  // The one value |phi| takes from the incoming entries |counted| selects
+  // (by operand index), an undefined value agreeing with any other: 0 when
+  // two differ or none is counted, an undefined value when all are.
+  uint32_t AgreedValue(const Instruction* phi, const std::function<bool(uint32_t)>& counted) const {
+    uint32_t agreed = 0, undefined = 0;
     for (uint32_t i = 0; i + 1 < phi->NumInOperands(); i += 2) {
+      if (!counted(i)) continue;
       const uint32_t value = phi->GetSingleWordInOperand(i);
-      if (value == phi->result_id() || value == only || IsUndef(value)) continue;
-      if (only != 0) return 0;
-      only = value;
+      if (IsUndef(value)) {
+        undefined = value;
+      } else if (agreed != 0 && agreed != value) {
+        return 0;
+      } else {
+        agreed = value;
+      }
     }
-    return only;
+    return agreed != 0 ? agreed : undefined;
   }
 
   // Work lists hold ids: a killed instruction is deleted, its id has no
@@ -158,8 +158,11 @@ class Tidier {
       Instruction* phi = defs->GetDef(work.back());
       work.pop_back();
       if (phi == nullptr || phi->opcode() != spv::Op::OpPhi || !IsNew(phi->result_id())) continue;
-      const uint32_t value = OnlyValue(phi);
-      if (value == 0) continue;
+      // A phi of one value (others undefined, or the phi itself); a phi of
+      // undefined values only stays.
+      const uint32_t value = AgreedValue(
+          phi, [&](uint32_t i) { return phi->GetSingleWordInOperand(i) != phi->result_id(); });
+      if (value == 0 || IsUndef(value)) continue;
       const BasicBlock* home = context_->get_instr_block(value);
       if (home != nullptr && !dominators->StrictlyDominates(home, context_->get_instr_block(phi))) {
         continue;
