@@ -5,9 +5,7 @@
 
 #include <algorithm>
 #include <map>
-#include <unordered_map>
-
-#include "analysis/scc.h"
+#include <utility>
 
 namespace spirv_conv {
 namespace analysis {
@@ -151,7 +149,8 @@ class Propagation {
       state_.label.resize(blocks, kNoLabel);
       state_.meet.resize(blocks, 0);
       state_.in_edges.resize(blocks);
-      state_.position.resize(blocks, kNoLabel);
+      state_.dfs_index.resize(blocks, kNoLabel);
+      state_.dfs_low.resize(blocks, 0);
     }
   }
   ~Propagation() {
@@ -206,17 +205,22 @@ class Propagation {
       for (uint32_t b : region_) SetLabel(b);
       return;
     }
-    const CompressedLists components = TopologicalComponents();
-    for (uint32_t c = 0; c < components.size(); ++c) {
-      const CompressedLists::Range component = components[c];
-      const size_t limit = component.size() == 1 ? 1 : 4 * component.size() + 16;
+    ForEachComponentInTopologicalOrder([&](uint32_t* first, uint32_t* last) {
+      const size_t size = static_cast<size_t>(last - first);
+      if (size == 1) {
+        SetLabel(*first);
+        return;
+      }
+      std::sort(first, last,
+                [&](uint32_t a, uint32_t b) { return graph_.rpo_index[a] < graph_.rpo_index[b]; });
+      const size_t limit = 4 * size + 16;
       bool changed = true;
       for (size_t sweep = 0; changed && sweep < limit; ++sweep) {
         changed = false;
-        for (uint32_t b : component) changed |= SetLabel(b);
+        for (const uint32_t* b = first; b != last; ++b) changed |= SetLabel(*b);
       }
-      if (component.size() > 1 && changed) settled_ = false;
-    }
+      if (changed) settled_ = false;
+    });
   }
 
   // Whether the labels reached a fixed point within the sweep limit.
@@ -270,8 +274,14 @@ class Propagation {
     std::vector<uint32_t> label;
     std::vector<char> meet;
     std::vector<std::vector<InEdge>> in_edges;
-    std::vector<uint32_t> position;  // TopologicalComponents' scratch, kNoLabel outside
+    // ForEachComponentInTopologicalOrder's scratch; dfs_index is kNoLabel
+    // outside the region.
+    std::vector<uint32_t> dfs_index;
+    std::vector<uint32_t> dfs_low;
+    std::vector<uint32_t> dfs_stack;
+    std::vector<std::pair<uint32_t, uint32_t>> dfs_frames;
   };
+  static constexpr uint32_t kUnvisited = kNoLabel - 2;
   static State& Scratch() {
     thread_local State state;
     return state;
@@ -308,30 +318,64 @@ class Propagation {
     return true;
   }
 
-  // The strongly connected components of the region (edges: the non-seed
-  // in-edges), in topological order, each in reverse post-order.
-  CompressedLists TopologicalComponents() const {
-    const uint32_t n = static_cast<uint32_t>(region_.size());
-    std::vector<uint32_t>& position = state_.position;
-    for (uint32_t i = 0; i < n; ++i) position[region_[i]] = i;
-    // The region's edges in compressed form, from the in-edge lists.
-    std::vector<std::pair<uint32_t, uint32_t>> edges;
-    for (uint32_t i = 0; i < n; ++i) {
-      for (const InEdge& e : state_.in_edges[region_[i]]) {
-        if (!e.seed && e.from != stop_ && position[e.from] != kNoLabel) {
-          edges.emplace_back(position[e.from], i);
+  // Calls |sweep(first, last)| for each strongly connected component of the
+  // region (edges: the non-seed in-edges), predecessors' components first;
+  // [first, last) are the component's blocks, in no particular order.
+  //
+  // Tarjan's algorithm on the reversed region, which is what the in-edge
+  // lists are: it completes a component only after every component it
+  // reaches, i.e. (reversed) after every component that reaches it, so the
+  // components come out in topological order of the region and each can be
+  // swept as soon as it is complete. Iterative, on the thread's scratch
+  // arrays: no allocation once they have grown.
+  template <typename SweepFn>
+  void ForEachComponentInTopologicalOrder(const SweepFn& sweep) const {
+    std::vector<uint32_t>& index = state_.dfs_index;
+    std::vector<uint32_t>& low = state_.dfs_low;
+    std::vector<uint32_t>& stack = state_.dfs_stack;
+    std::vector<std::pair<uint32_t, uint32_t>>& frames = state_.dfs_frames;  // block, next in-edge
+    constexpr uint32_t kDone = kNoLabel - 1;  // in a completed component
+    for (uint32_t b : region_) index[b] = kUnvisited;
+    uint32_t next_index = 0;
+    auto open = [&](uint32_t v) {
+      index[v] = low[v] = next_index++;
+      stack.push_back(v);
+      frames.emplace_back(v, 0);
+    };
+    for (uint32_t start : region_) {
+      if (index[start] != kUnvisited) continue;
+      open(start);
+      while (!frames.empty()) {
+        auto& [v, next] = frames.back();
+        const std::vector<InEdge>& in = state_.in_edges[v];
+        if (next < in.size()) {
+          const InEdge& e = in[next++];
+          if (e.seed || e.from == stop_) continue;
+          const uint32_t w = e.from;
+          if (index[w] == kUnvisited) {
+            open(w);  // invalidates v and next
+          } else if (index[w] != kDone && index[w] != kNoLabel) {
+            low[v] = std::min(low[v], index[w]);  // on the stack
+          }
+          continue;
         }
+        const uint32_t done = v;
+        frames.pop_back();
+        if (!frames.empty()) {
+          const uint32_t parent = frames.back().first;
+          low[parent] = std::min(low[parent], low[done]);
+        }
+        if (low[done] != index[done]) continue;
+        const size_t begin =
+            static_cast<size_t>(std::find(stack.rbegin(), stack.rend(), done).base() -
+                                stack.begin()) -
+            1;
+        for (size_t i = begin; i < stack.size(); ++i) index[stack[i]] = kDone;
+        sweep(stack.data() + begin, stack.data() + stack.size());
+        stack.resize(begin);
       }
     }
-    const CompressedLists successors = CompressedLists::FromPairs(n, edges);
-    for (uint32_t b : region_) position[b] = kNoLabel;
-    uint32_t count = 0;
-    const std::vector<uint32_t> component = StronglyConnectedComponents(successors, &count);
-    // Finish order puts successors first: the last component is the first
-    // in topological order. region_ is in reverse post-order already.
-    std::vector<std::pair<uint32_t, uint32_t>> members;
-    for (uint32_t i = 0; i < n; ++i) members.emplace_back(count - 1 - component[i], region_[i]);
-    return CompressedLists::FromPairs(count, members);
+    for (uint32_t b : region_) index[b] = kNoLabel;
   }
 
   // The meet kind of |b| under the current labels of its in-edges.
@@ -410,26 +454,46 @@ BranchDivergence ComputeBranchDivergence(const CfgAnalyses& graph, uint32_t bran
         // edges stand for threads that stayed: they are not counted as
         // leaving; those of a nested collapsed header are (threads that
         // stayed in the inner cycle and leave this one from there).
-        for (const Cycle* c : view.enclosing()) {
-          std::vector<uint32_t> leaving;
-          std::vector<uint32_t> staying;
-          for (uint32_t to : labels.region()) {
-            for (const auto& e : labels.InEdges(to)) {
-              if (!c->Contains(e.from)) continue;
-              const uint32_t l = labels.EdgeLabel(e, to, labels.stop());
-              if (l == kNoLabel) continue;
-              if (to == c->header()) {
-                staying.push_back(l);
-              } else if (!c->Contains(to) && e.via != c) {
-                leaving.push_back(l);
-              }
+        //
+        // The enclosing cycles are nested, so the ones containing a block
+        // are those from the innermost that does (Depth) outwards: one
+        // pass over the region's edges serves every cycle.
+        const std::vector<const Cycle*>& enclosing = view.enclosing();
+        const uint32_t count = static_cast<uint32_t>(enclosing.size());
+        if (count == 0) return;
+        auto depth = [&](uint32_t block) {
+          uint32_t k = 0;
+          while (k < count && !enclosing[k]->Contains(block)) ++k;
+          return k;
+        };
+        struct Labels {
+          uint32_t first = kNoLabel;
+          bool mixed = false;
+          bool leaving = false;
+        };
+        std::vector<Labels> seen(count);
+        for (uint32_t to : labels.region()) {
+          const uint32_t to_depth = depth(to);
+          for (const auto& e : labels.InEdges(to)) {
+            const uint32_t l = labels.EdgeLabel(e, to, labels.stop());
+            if (l == kNoLabel) continue;
+            for (uint32_t k = e.from == branch ? 0 : depth(e.from); k < count; ++k) {
+              const Cycle* c = enclosing[k];
+              const bool staying = to == c->header();
+              const bool leaving = !staying && k < to_depth && e.via != c;
+              if (!staying && !leaving) continue;
+              Labels& s = seen[k];
+              s.leaving |= leaving;
+              if (s.first == kNoLabel)
+                s.first = l;
+              else
+                s.mixed |= l != s.first;
             }
           }
-          if (leaving.empty()) continue;
-          bool differ = false;
-          for (uint32_t l : leaving) differ |= l != leaving.front();
-          for (uint32_t l : staying) differ |= l != leaving.front();
-          if (differ) result.divergent_exit_cycles.push_back(c);
+        }
+        for (uint32_t k = 0; k < count; ++k) {
+          if (seen[k].leaving && seen[k].mixed)
+            result.divergent_exit_cycles.push_back(enclosing[k]);
         }
       });
 
