@@ -431,7 +431,19 @@ void Propagate(const CfgAnalyses& graph, const BranchView& view, const Edges& se
 
 }  // namespace
 
-BranchDivergence ComputeBranchDivergence(const CfgAnalyses& graph, uint32_t branch) {
+const SyncDependenceCache::Joins* SyncDependenceCache::ExitJoins(const Cycle* cycle) const {
+  return cycle->index() < exit_joins_.size() ? exit_joins_[cycle->index()].get() : nullptr;
+}
+
+const SyncDependenceCache::Joins& SyncDependenceCache::SetExitJoins(const Cycle* cycle,
+                                                                    Joins joins) {
+  if (exit_joins_.size() <= cycle->index()) exit_joins_.resize(cycle->index() + 1);
+  exit_joins_[cycle->index()] = std::make_unique<Joins>(std::move(joins));
+  return *exit_joins_[cycle->index()];
+}
+
+BranchDivergence ComputeBranchDivergence(const CfgAnalyses& graph, uint32_t branch,
+                                         SyncDependenceCache* cache) {
   const Cfg& cfg = graph.cfg;
   BranchDivergence result;
   const BranchView view(graph, branch, /*collapse_irreducible=*/true);
@@ -500,11 +512,26 @@ BranchDivergence ComputeBranchDivergence(const CfgAnalyses& graph, uint32_t bran
   // Threads leave a cycle with a divergent exit on different iterations:
   // each exit edge is its own definition, and where two of them meet (an
   // exit block entered by several exit edges, or a block after two exits)
-  // is a join too, even when every incoming value is defined outside.
+  // is a join too, even when every incoming value is defined outside. The
+  // region lies outside the cycle, where every branch inside it sees the
+  // same view (the cycles around it are collapsed, being reducible or
+  // enclosing the branch; others only if reducible), so the joins are
+  // computed once per cycle.
+  SyncDependenceCache local_cache;
+  if (cache == nullptr) cache = &local_cache;
   for (const Cycle* c : result.divergent_exit_cycles) {
-    Propagate(
-        graph, view, c->exit_edges(), [&](uint32_t, uint32_t to) { return c->Contains(to); },
-        AcyclicPostDominator(graph, c->header()), &joins, [](const Propagation&) {});
+    const SyncDependenceCache::Joins* exit_joins = cache->ExitJoins(c);
+    if (exit_joins == nullptr) {
+      JoinMap found;
+      Propagate(
+          graph, view, c->exit_edges(), [&](uint32_t, uint32_t to) { return c->Contains(to); },
+          AcyclicPostDominator(graph, c->header()), &found, [](const Propagation&) {});
+      exit_joins = &cache->SetExitJoins(c, {found.begin(), found.end()});
+    }
+    for (const auto& [join, preds] : *exit_joins) {
+      std::vector<uint32_t>& all = joins[join];
+      all.insert(all.end(), preds.begin(), preds.end());
+    }
   }
   for (auto& [join, preds] : joins) {
     std::sort(preds.begin(), preds.end());

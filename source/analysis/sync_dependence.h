@@ -33,6 +33,8 @@
 #define SOURCE_ANALYSIS_SYNC_DEPENDENCE_H_
 
 #include <cstdint>
+#include <memory>
+#include <utility>
 #include <vector>
 
 #include "analysis/cfg_analyses.h"
@@ -51,9 +53,26 @@ struct BranchDivergence {
   std::vector<const Cycle*> not_m_converged_cycles;  // outermost affected cycles
 };
 
+// What ComputeBranchDivergence finds the same for every branch, kept per
+// function: the joins of the exit edges of a cycle with a divergent exit
+// (threads leaving on different iterations). They lie outside the cycle,
+// where the view of the CFG is the same for every branch inside it.
+class SyncDependenceCache {
+ public:
+  using Joins = std::vector<std::pair<uint32_t, std::vector<uint32_t>>>;  // join, predecessors
+  // The cached joins of |cycle|'s exits, or null.
+  const Joins* ExitJoins(const Cycle* cycle) const;
+  const Joins& SetExitJoins(const Cycle* cycle, Joins joins);
+
+ private:
+  std::vector<std::unique_ptr<Joins>> exit_joins_;  // by Cycle::index()
+};
+
 // What a divergent terminator in |branch_block| implies. |graph| must
-// outlive the result (cycles are pointers into graph.cycles).
-BranchDivergence ComputeBranchDivergence(const CfgAnalyses& graph, uint32_t branch_block);
+// outlive the result (cycles are pointers into graph.cycles). |cache|, if
+// given, must belong to |graph| and is used and filled.
+BranchDivergence ComputeBranchDivergence(const CfgAnalyses& graph, uint32_t branch_block,
+                                         SyncDependenceCache* cache = nullptr);
 
 }  // namespace analysis
 }  // namespace spirv_conv

@@ -63,7 +63,9 @@ PointerRoot FindRoot(const ModuleIndex& index, uint32_t pointer_id) {
 
 const BranchDivergence& FunctionModel::Divergence(uint32_t block) const {
   auto& slot = divergence_cache[block];
-  if (!slot) slot = std::make_unique<BranchDivergence>(ComputeBranchDivergence(*graph, block));
+  if (!slot)
+    slot = std::make_unique<BranchDivergence>(
+        ComputeBranchDivergence(*graph, block, &sync_dependence_cache));
   return *slot;
 }
 

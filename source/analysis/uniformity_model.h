@@ -132,6 +132,7 @@ struct FunctionModel {
   std::vector<bool> parameter_is_pointer;
 
   mutable std::unordered_map<uint32_t, std::unique_ptr<BranchDivergence>> divergence_cache;
+  mutable SyncDependenceCache sync_dependence_cache;
   const BranchDivergence& Divergence(uint32_t block) const;
   // The node of |id| in this function, or kNoNode.
   uint32_t NodeOf(uint32_t id) const;
