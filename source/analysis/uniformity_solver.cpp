@@ -106,8 +106,12 @@ Uniformity FunctionState::TemporalLevel(uint32_t def, uint32_t use_block,
       if (widest != nullptr) *widest = c;
     }
   };
-  const CycleInfo& cycles = model_.graph->cycles;
   const uint32_t def_block = model_.node_block[def];
+  // The common cases, without touching the cycles: a use in the defining
+  // block (inside every cycle and loop construct the definition is in), or
+  // no cycle with a divergent exit yet.
+  if (def_block == use_block || !any_divergent_exit_) return kU;
+  const CycleInfo& cycles = model_.graph->cycles;
   for (const Cycle* c = cycles.InnermostCycle(def_block); c != nullptr && !c->Contains(use_block);
        c = c->parent()) {
     // Temporal divergence, unless the value is the same on every iteration.
@@ -362,13 +366,19 @@ bool FunctionState::SolveBranches() {
       }
       for (const Cycle* c : div.divergent_exit_cycles) {
         const uint32_t ci = c->index();
-        if (Raise(exit_, ci, condition)) exit_cause_[ci] = b, any = true, EnqueueTemporalUsers(c);
+        if (Raise(exit_, ci, condition)) {
+          exit_cause_[ci] = b, any = true, any_divergent_exit_ = true;
+          EnqueueTemporalUsers(c);
+        }
       }
       for (const Cycle* c : div.not_m_converged_cycles) {
         const uint32_t ci = c->index();
         if (Raise(assumed_, ci, condition)) assumed_cause_[ci] = b, any = true, EnqueueCycle(c);
         // Threads leave such a cycle at unknown times: its exits are divergent too.
-        if (Raise(exit_, ci, condition)) exit_cause_[ci] = b, any = true, EnqueueTemporalUsers(c);
+        if (Raise(exit_, ci, condition)) {
+          exit_cause_[ci] = b, any = true, any_divergent_exit_ = true;
+          EnqueueTemporalUsers(c);
+        }
       }
     }
     Uniformity decision = condition;

@@ -117,6 +117,7 @@ class FunctionState {
   std::vector<Uniformity> cf_;
   std::vector<Reason> cf_why_;
   std::vector<Uniformity> exit_;
+  bool any_divergent_exit_ = false;  // some exit_ above kU
   std::vector<uint32_t> exit_cause_;
   std::vector<Uniformity> assumed_;
   std::vector<uint32_t> assumed_cause_;
