@@ -22,7 +22,7 @@ bool IsWholeDecoration(spv::Op op) {
 ModuleIndex::ModuleIndex(spvtools::opt::IRContext* context) : context_(context) {
   spvtools::opt::Module& module = *context->module();
   defs_.assign(module.IdBound(), nullptr);
-  is_pointer_.assign(module.IdBound(), 0);
+  flags_.assign(module.IdBound(), 0);
   // Types precede their values, so a value's type is classified by the time
   // the value is seen; OpTypeForwardPointer names a pointer type declared
   // after it.
@@ -39,8 +39,9 @@ ModuleIndex::ModuleIndex(spvtools::opt::IRContext* context) : context_(context) 
           if (type < pointer_type.size()) pointer_type[type] = 1;
         }
         const uint32_t type = inst->type_id();
-        if (id != 0 && id < is_pointer_.size() && type < pointer_type.size()) {
-          is_pointer_[id] = pointer_type[type];
+        if (id != 0 && id < flags_.size()) {
+          if (type < pointer_type.size() && pointer_type[type]) flags_[id] |= kPointerFlag;
+          if (op == spv::Op::OpUndef) flags_[id] |= kUndefFlag;
         }
       },
       /*run_on_debug_line_insts=*/false);

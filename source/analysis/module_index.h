@@ -39,7 +39,9 @@ class ModuleIndex {
   }
   // The type instruction of |id|'s value, or null.
   const spvtools::opt::Instruction* TypeOf(uint32_t id) const;
-  bool IsPointer(uint32_t id) const { return id < is_pointer_.size() && is_pointer_[id] != 0; }
+  bool IsPointer(uint32_t id) const { return HasFlag(id, kPointerFlag); }
+  // Whether |id| is an OpUndef.
+  bool IsUndef(uint32_t id) const { return HasFlag(id, kUndefFlag); }
 
   // The OpDecorate / OpDecorateId / OpDecorateString / OpMemberDecorate
   // instructions that apply to |id|, directly or through a decoration group
@@ -61,10 +63,14 @@ class ModuleIndex {
  private:
   spvtools::opt::IRContext* context_;
   std::vector<spvtools::opt::Instruction*> defs_;
-  // Per id: its type is a pointer type (one byte each: asked for every
-  // operand of every instruction by the model build, where following the
-  // definition to its type was two cache misses per operand).
-  std::vector<char> is_pointer_;
+  // Per id, one byte of flags: its type is a pointer type; it is an
+  // OpUndef. Asked for every operand of every instruction (and every phi
+  // operand) by the model build, where following the definition to its
+  // opcode or type was one or two cache misses per operand.
+  static constexpr char kPointerFlag = 1;
+  static constexpr char kUndefFlag = 2;
+  bool HasFlag(uint32_t id, char flag) const { return id < flags_.size() && (flags_[id] & flag); }
+  std::vector<char> flags_;
   // Decorations, sorted by target; Decorations() answers by binary search.
   std::vector<std::pair<uint32_t, std::vector<const spvtools::opt::Instruction*>>> decorations_;
 };

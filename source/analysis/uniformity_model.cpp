@@ -101,11 +101,17 @@ void ResolveTrivialPhis(FunctionModel* m, std::vector<std::pair<uint32_t, uint32
   auto same = [](const Incoming& a, const Incoming& b) {
     return a.node != kNoNode ? a.node == b.node : b.node == kNoNode && a.id == b.id;
   };
+  // The phis (real and virtual), found once: the rounds below visit only
+  // them, not every node of the function again.
+  std::vector<uint32_t> phis;
+  for (uint32_t n = 0; n < m->nodes.size(); ++n) {
+    if (!m->nodes[n].incoming.empty()) phis.push_back(n);
+  }
   for (bool changed = true; changed;) {
     changed = false;
-    for (uint32_t n = 0; n < m->nodes.size(); ++n) {
+    for (uint32_t n : phis) {
       const Node& node = m->nodes[n];
-      if (aliased[n] || node.incoming.empty()) continue;
+      if (aliased[n]) continue;
       std::optional<Incoming> only;
       bool trivial = true;
       for (const Incoming& in : node.incoming) {
@@ -123,7 +129,7 @@ void ResolveTrivialPhis(FunctionModel* m, std::vector<std::pair<uint32_t, uint32
       if (trivial && only) m->nodes[n].trivial = true;
     }
   }
-  for (uint32_t n = 0; n < m->nodes.size(); ++n) {
+  for (uint32_t n : phis) {
     for (Incoming& in : m->nodes[n].incoming) {
       if (in.id == 0) continue;
       const Incoming value = resolve(in);
@@ -321,10 +327,6 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
         return {0, kNoNode};
     }
   };
-  auto is_undef = [&](uint32_t id) {
-    const Instruction* def = index.Def(id);
-    return def != nullptr && def->opcode() == spv::Op::OpUndef;
-  };
   for (uint32_t self = 0; self < m.nodes.size(); ++self) {
     Node& node = m.nodes[self];
     m.operands.StartList();
@@ -344,7 +346,7 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
       for (uint32_t i = 0; i + 1 < node.inst->NumInOperands(); i += 2) {
         const uint32_t id = node.inst->GetSingleWordInOperand(i);
         const uint32_t pred = m.blocks.Index(node.inst->GetSingleWordInOperand(i + 1));
-        node.incoming.push_back({is_undef(id) ? 0 : id, m.NodeOf(id), pred});
+        node.incoming.push_back({index.IsUndef(id) ? 0 : id, m.NodeOf(id), pred});
       }
     } else if (node.rule.rule == Rule::kLoad && node.inst->opcode() == spv::Op::OpLoad) {
       auto it = m.memory.load_def.find(node.id);
