@@ -7,6 +7,8 @@
 #include <map>
 #include <utility>
 
+#include "analysis/scc.h"
+
 namespace spirv_conv {
 namespace analysis {
 namespace {
@@ -149,8 +151,7 @@ class Propagation {
       state_.label.resize(blocks, kNoLabel);
       state_.meet.resize(blocks, 0);
       state_.in_edges.resize(blocks);
-      state_.dfs_index.resize(blocks, kNoLabel);
-      state_.dfs_low.resize(blocks, 0);
+      state_.components.Reserve(blocks);
     }
   }
   ~Propagation() {
@@ -274,14 +275,8 @@ class Propagation {
     std::vector<uint32_t> label;
     std::vector<char> meet;
     std::vector<std::vector<InEdge>> in_edges;
-    // ForEachComponentInTopologicalOrder's scratch; dfs_index is kNoLabel
-    // outside the region.
-    std::vector<uint32_t> dfs_index;
-    std::vector<uint32_t> dfs_low;
-    std::vector<uint32_t> dfs_stack;
-    std::vector<std::pair<uint32_t, uint32_t>> dfs_frames;
+    SccScratch components;  // ForEachComponentInTopologicalOrder's
   };
-  static constexpr uint32_t kUnvisited = kNoLabel - 2;
   static State& Scratch() {
     thread_local State state;
     return state;
@@ -326,56 +321,18 @@ class Propagation {
   // lists are: it completes a component only after every component it
   // reaches, i.e. (reversed) after every component that reaches it, so the
   // components come out in topological order of the region and each can be
-  // swept as soon as it is complete. Iterative, on the thread's scratch
-  // arrays: no allocation once they have grown.
+  // swept as soon as it is complete. On the thread's scratch arrays: no
+  // allocation once they have grown.
   template <typename SweepFn>
   void ForEachComponentInTopologicalOrder(const SweepFn& sweep) const {
-    std::vector<uint32_t>& index = state_.dfs_index;
-    std::vector<uint32_t>& low = state_.dfs_low;
-    std::vector<uint32_t>& stack = state_.dfs_stack;
-    std::vector<std::pair<uint32_t, uint32_t>>& frames = state_.dfs_frames;  // block, next in-edge
-    constexpr uint32_t kDone = kNoLabel - 1;  // in a completed component
-    for (uint32_t b : region_) index[b] = kUnvisited;
-    uint32_t next_index = 0;
-    auto open = [&](uint32_t v) {
-      index[v] = low[v] = next_index++;
-      stack.push_back(v);
-      frames.emplace_back(v, 0);
-    };
-    for (uint32_t start : region_) {
-      if (index[start] != kUnvisited) continue;
-      open(start);
-      while (!frames.empty()) {
-        auto& [v, next] = frames.back();
-        const std::vector<InEdge>& in = state_.in_edges[v];
-        if (next < in.size()) {
-          const InEdge& e = in[next++];
-          if (e.seed || e.from == stop_) continue;
-          const uint32_t w = e.from;
-          if (index[w] == kUnvisited) {
-            open(w);  // invalidates v and next
-          } else if (index[w] != kDone && index[w] != kNoLabel) {
-            low[v] = std::min(low[v], index[w]);  // on the stack
-          }
-          continue;
-        }
-        const uint32_t done = v;
-        frames.pop_back();
-        if (!frames.empty()) {
-          const uint32_t parent = frames.back().first;
-          low[parent] = std::min(low[parent], low[done]);
-        }
-        if (low[done] != index[done]) continue;
-        const size_t begin =
-            static_cast<size_t>(std::find(stack.rbegin(), stack.rend(), done).base() -
-                                stack.begin()) -
-            1;
-        for (size_t i = begin; i < stack.size(); ++i) index[stack[i]] = kDone;
-        sweep(stack.data() + begin, stack.data() + stack.size());
-        stack.resize(begin);
-      }
-    }
-    for (uint32_t b : region_) index[b] = kNoLabel;
+    ForEachComponent(
+        region_,
+        [&](uint32_t b, uint32_t k) {
+          const std::vector<InEdge>& in = state_.in_edges[b];
+          if (k >= in.size()) return kNoMoreEdges;
+          return in[k].seed || in[k].from == stop_ ? SccScratch::kOutside : in[k].from;
+        },
+        &state_.components, sweep);
   }
 
   // The meet kind of |b| under the current labels of its in-edges.

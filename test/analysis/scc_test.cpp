@@ -6,6 +6,8 @@
 
 #include "analysis/scc.h"
 
+#include <algorithm>
+
 #include "gtest/gtest.h"
 
 namespace spirv_conv {
@@ -41,17 +43,35 @@ TEST(SccTest, LongCycleIsOneComponent) {
   EXPECT_EQ(c[0], c[n - 1]);
 }
 
-// The compressed form: 0 -> 1 <-> 2 -> 3 -> 3, all included. Components
-// {0}, {1, 2}, {3}, numbered in descending topological order as above.
-TEST(SccTest, CompressedGraphGivesTheSameComponents) {
-  const CompressedLists successors =
-      CompressedLists::FromPairs(4, {{0, 1}, {1, 2}, {1, 3}, {2, 1}, {2, 3}, {3, 3}});
-  uint32_t count = 0;
-  const std::vector<uint32_t> c = StronglyConnectedComponents(successors, &count);
-  EXPECT_EQ(count, 3u);
-  EXPECT_EQ(c[1], c[2]);
-  EXPECT_GT(c[0], c[1]);
-  EXPECT_GT(c[1], c[3]);
+// ForEachComponent on part of a graph, twice on one scratch:
+//   0 -> 1 -> 2 -> 1, 2 -> 3, 3 -> 4 (an edge the caller ignores)
+// Over {1, 2, 3}: the edge into 0 is not there and 3 -> 4 is ignored, so
+// {3} comes out before {1, 2}, which reaches it. Over {0, 1} afterwards
+// (2 is outside now): {1}, then {0}.
+TEST(SccTest, PartialSearchesShareOneScratch) {
+  const std::vector<std::vector<uint32_t>> successors = {{1}, {2}, {1, 3}, {4}, {}};
+  SccScratch scratch;
+  scratch.Reserve(successors.size());
+  auto run = [&](const std::vector<uint32_t>& nodes) {
+    std::vector<std::vector<uint32_t>> found;
+    ForEachComponent(
+        nodes,
+        [&](uint32_t v, uint32_t k) {
+          if (k >= successors[v].size()) return kNoMoreEdges;
+          return successors[v][k] == 4 ? SccScratch::kOutside : successors[v][k];
+        },
+        &scratch,
+        [&](uint32_t* first, uint32_t* last) {
+          std::vector<uint32_t> component(first, last);
+          std::sort(component.begin(), component.end());
+          found.push_back(component);
+        });
+    return found;
+  };
+  EXPECT_EQ(run({1, 2, 3}), (std::vector<std::vector<uint32_t>>{{3}, {1, 2}}));
+  EXPECT_EQ(run({0, 1}), (std::vector<std::vector<uint32_t>>{{1}, {0}}));
+  for (uint32_t v = 0; v < successors.size(); ++v)
+    EXPECT_EQ(scratch.index[v], SccScratch::kOutside);
 }
 
 }  // namespace
