@@ -473,6 +473,8 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
   m.node_block.reserve(m.nodes.size());
   m.node_id.reserve(m.nodes.size());
   m.node_invariant_depth.reserve(m.nodes.size());
+  m.node_rule.reserve(m.nodes.size());
+  m.node_asserted.reserve(m.nodes.size());
   for (uint32_t n = 0; n < m.nodes.size(); ++n) {
     const Node& node = m.nodes[n];
     if ((node.rule.rule == Rule::kLoad && !node.promoted) || node.rule.rule == Rule::kCall) {
@@ -481,6 +483,8 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
     m.node_block.push_back(node.block);
     m.node_id.push_back(node.id);
     m.node_invariant_depth.push_back(node.invariant_depth);
+    m.node_rule.push_back(node.rule.rule);
+    m.node_asserted.push_back(node.asserted);
   }
   return model;
 }

@@ -205,7 +205,11 @@ bool FunctionState::SolveValues(SolverHost& host) {
 }
 
 Uniformity FunctionState::Evaluate(uint32_t n, SolverHost& host, Reason* why) {
-  const Node& node = model_.nodes[n];
+  // Most nodes are pure instructions (kFollow): they are evaluated from the
+  // compact per-node arrays and the operand lists alone; the Node itself is
+  // read only for the other rules.
+  const Rule rule = model_.node_rule[n];
+  const uint32_t block = model_.node_block[n];
   Uniformity level = kU;
   auto take = [&](Uniformity candidate, Reason reason) {
     if (candidate > level) level = candidate, *why = reason;
@@ -214,102 +218,106 @@ Uniformity FunctionState::Evaluate(uint32_t n, SolverHost& host, Reason* why) {
   // it is defined in a cycle that threads leave on different iterations.
   auto take_use = [&](uint32_t op, Reason reason) {
     take(level_[op], reason);
-    take(TemporalLevel(op, node.block),
+    take(TemporalLevel(op, block),
          {Kind::kTemporal, model_.node_id[op],
           "defined in a cycle that threads leave on different iterations"});
   };
   auto operand_reason = [&](uint32_t op) {
     return Reason{Kind::kOperand, model_.node_id[op], "an operand"};
   };
-  switch (node.rule.rule) {
-    case Rule::kFollow:
-      for (uint32_t op : model_.operands[n]) take_use(op, operand_reason(op));
-      break;
-    case Rule::kFixed:
-      take(node.rule.level, {Kind::kSource, 0, node.rule.note});
-      break;
-    case Rule::kCollective: {
-      Uniformity operands = kU;
-      for (uint32_t op : model_.operands[n]) operands = Join(operands, UseLevel(op, node.block));
-      if (operands != kU)
-        take(Narrower(operands, node.rule.level), {Kind::kSource, 0, node.rule.note});
-      break;
+  if (rule == Rule::kFollow) {
+    for (uint32_t op : model_.operands[n]) take_use(op, operand_reason(op));
+  } else {
+    const Node& node = model_.nodes[n];
+    switch (rule) {
+      case Rule::kFollow:  // above
+        break;
+      case Rule::kFixed:
+        take(node.rule.level, {Kind::kSource, 0, node.rule.note});
+        break;
+      case Rule::kCollective: {
+        Uniformity operands = kU;
+        for (uint32_t op : model_.operands[n]) operands = Join(operands, UseLevel(op, node.block));
+        if (operands != kU)
+          take(Narrower(operands, node.rule.level), {Kind::kSource, 0, node.rule.note});
+        break;
+      }
+      case Rule::kPhi:
+        for (const auto& in : node.incoming) {
+          if (in.id == 0 || in.node == kNoNode) continue;  // undefined or a constant
+          take_use(in.node, operand_reason(in.node));
+        }
+        take(join_[n],
+             {Kind::kJoin, model_.blocks.label_of[join_cause_[n]], "a join of diverged paths"});
+        break;
+      case Rule::kLoad:
+        if (node.promoted) {
+          for (uint32_t op : model_.operands[n]) {
+            take_use(op, op == node.address ? operand_reason(op)
+                                            : Reason{Kind::kMemory, model_.node_id[op],
+                                                     "the value stored to the variable"});
+          }
+        } else {
+          for (uint32_t op : model_.operands[n]) take_use(op, operand_reason(op));
+          Reason content_why;
+          const Uniformity content = LoadContent(node, host, &content_why);
+          take(content, content_why);
+        }
+        break;
+      case Rule::kCall: {
+        CallContext context;
+        const auto* inst = node.inst;
+        const auto& calls = model_.block_calls[node.block];
+        const size_t position = std::find(calls.begin(), calls.end(), n) - calls.begin();
+        context.control_flow = ControlFlowBeforeCall(node.block, position);
+        for (uint32_t a = 1; a < inst->NumInOperands(); ++a) {
+          const uint32_t arg = model_.NodeOf(inst->GetSingleWordInOperand(a));
+          context.parameters.push_back(arg == kNoNode ? kU : UseLevel(arg, node.block));
+          Uniformity pointee = kU;
+          const PointerRoot root = FindRoot(*model_.index, inst->GetSingleWordInOperand(a));
+          if (root.kind != PointerRoot::Kind::kUnknown) {
+            Node probe;
+            probe.root = root;
+            probe.block = node.block;
+            Reason ignored;
+            pointee = LoadContent(probe, host, &ignored);
+          }
+          context.pointees.push_back(pointee);
+        }
+        const CallSummary summary = host.Call(inst->GetSingleWordInOperand(0), context, node.id);
+        CallSummary& known = call_summary_[n];
+        if (summary.ends_invocation != known.ends_invocation) {
+          // Calls after this one in the block run in different control flow.
+          for (uint32_t other : calls) {
+            if (other != n) Enqueue(other);
+          }
+        }
+        known = summary;
+        take(summary.result, {Kind::kCall, inst->GetSingleWordInOperand(0),
+                              "the value returned by the called function"});
+        break;
+      }
+      case Rule::kParameter:
+        take(context_.parameters[node.parameter],
+             {Kind::kCall, 0, "a parameter: an argument at a call site"});
+        break;
+      case Rule::kNoValue:
+        break;
     }
-    case Rule::kPhi:
-      for (const auto& in : node.incoming) {
-        if (in.id == 0 || in.node == kNoNode) continue;  // undefined or a constant
-        take_use(in.node, operand_reason(in.node));
-      }
-      take(join_[n],
-           {Kind::kJoin, model_.blocks.label_of[join_cause_[n]], "a join of diverged paths"});
-      break;
-    case Rule::kLoad:
-      if (node.promoted) {
-        for (uint32_t op : model_.operands[n]) {
-          take_use(op, op == node.address ? operand_reason(op)
-                                          : Reason{Kind::kMemory, model_.node_id[op],
-                                                   "the value stored to the variable"});
-        }
-      } else {
-        for (uint32_t op : model_.operands[n]) take_use(op, operand_reason(op));
-        Reason content_why;
-        const Uniformity content = LoadContent(node, host, &content_why);
-        take(content, content_why);
-      }
-      break;
-    case Rule::kCall: {
-      CallContext context;
-      const auto* inst = node.inst;
-      const auto& calls = model_.block_calls[node.block];
-      const size_t position = std::find(calls.begin(), calls.end(), n) - calls.begin();
-      context.control_flow = ControlFlowBeforeCall(node.block, position);
-      for (uint32_t a = 1; a < inst->NumInOperands(); ++a) {
-        const uint32_t arg = model_.NodeOf(inst->GetSingleWordInOperand(a));
-        context.parameters.push_back(arg == kNoNode ? kU : UseLevel(arg, node.block));
-        Uniformity pointee = kU;
-        const PointerRoot root = FindRoot(*model_.index, inst->GetSingleWordInOperand(a));
-        if (root.kind != PointerRoot::Kind::kUnknown) {
-          Node probe;
-          probe.root = root;
-          probe.block = node.block;
-          Reason ignored;
-          pointee = LoadContent(probe, host, &ignored);
-        }
-        context.pointees.push_back(pointee);
-      }
-      const CallSummary summary = host.Call(inst->GetSingleWordInOperand(0), context, node.id);
-      CallSummary& known = call_summary_[n];
-      if (summary.ends_invocation != known.ends_invocation) {
-        // Calls after this one in the block run in different control flow.
-        for (uint32_t other : calls) {
-          if (other != n) Enqueue(other);
-        }
-      }
-      known = summary;
-      take(summary.result, {Kind::kCall, inst->GetSingleWordInOperand(0),
-                            "the value returned by the called function"});
-      break;
-    }
-    case Rule::kParameter:
-      take(context_.parameters[node.parameter],
-           {Kind::kCall, 0, "a parameter: an argument at a call site"});
-      break;
-    case Rule::kNoValue:
-      break;
   }
   // Cycles that are not m-converged: convergence inside is unknown, so only
   // values that are the same on every iteration stay uniform.
   const CycleInfo& cycles = model_.graph->cycles;
-  for (const Cycle* c = cycles.InnermostCycle(node.block); c != nullptr; c = c->parent()) {
+  for (const Cycle* c = cycles.InnermostCycle(block); c != nullptr; c = c->parent()) {
     const uint32_t ci = c->index();
     if (assumed_[ci] == kU) continue;
-    if ((node.rule.rule == Rule::kPhi && !node.trivial) || !model_.IsInvariantIn(n, c)) {
+    if ((rule == Rule::kPhi && !model_.nodes[n].trivial) || !model_.IsInvariantIn(n, c)) {
       take(assumed_[ci], {Kind::kCycle, model_.blocks.label_of[c->header()],
                           "defined in a cycle that is not m-converged"});
     }
   }
-  if (node.asserted < level) {
-    level = node.asserted;
+  if (model_.node_asserted[n] < level) {
+    level = model_.node_asserted[n];
     *why = {Kind::kDecoration, 0, "a Uniform/UniformId decoration asserts it"};
   }
   return level;
