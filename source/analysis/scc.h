@@ -33,15 +33,16 @@ struct SccScratch {
   }
 };
 
-// Tarjan's algorithm over |nodes| (distinct, below scratch->index.size()):
-// |edge(v, k)| is the target of v's k-th edge, SccScratch::kOutside for an
-// edge to ignore, or kNoMoreEdges when v has no k-th edge. Calls |emit(first, last)| for each
-// strongly connected component, its nodes in [first, last) in no particular order (the range may be
-// reordered), in the order the search completes them: every component
-// after all the components it reaches. Edges to nodes outside |nodes| are
-// ignored.
+// What an EdgeFn returns when a node has no more edges.
 constexpr uint32_t kNoMoreEdges = ~0u - 1;
 
+// Tarjan's algorithm over |nodes| (distinct, below scratch->index.size()).
+// |edge(v, k)| is the target of v's k-th edge, SccScratch::kOutside for an
+// edge to ignore, or kNoMoreEdges when v has no k-th edge; edges to nodes
+// not in |nodes| are ignored too. Calls |emit(first, last)| for each
+// strongly connected component, its nodes in [first, last) in no particular
+// order (the callee may reorder them), in the order the search completes
+// them: every component after all the components it reaches.
 template <typename EdgeFn, typename EmitFn>
 void ForEachComponent(const std::vector<uint32_t>& nodes, const EdgeFn& edge, SccScratch* scratch,
                       const EmitFn& emit) {

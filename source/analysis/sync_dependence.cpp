@@ -425,7 +425,7 @@ BranchDivergence ComputeBranchDivergence(const CfgAnalyses& graph, uint32_t bran
         // stayed in the inner cycle and leave this one from there).
         //
         // The enclosing cycles are nested, so the ones containing a block
-        // are those from the innermost that does (Depth) outwards: one
+        // are those from the innermost that does (|depth|) outwards: one
         // pass over the region's edges serves every cycle.
         const std::vector<const Cycle*>& enclosing = view.enclosing();
         const uint32_t count = static_cast<uint32_t>(enclosing.size());

@@ -353,6 +353,15 @@ Uniformity FunctionState::LoadContent(const Node& node, SolverHost& host, Reason
   }
 }
 
+bool FunctionState::RaiseExit(const Cycle* cycle, Uniformity level, uint32_t branch) {
+  const uint32_t ci = cycle->index();
+  if (!Raise(exit_, ci, level)) return false;
+  exit_cause_[ci] = branch;
+  any_divergent_exit_ = true;
+  EnqueueTemporalUsers(cycle);
+  return true;
+}
+
 bool FunctionState::SolveBranches() {
   bool any = false;
   const uint32_t blocks = model_.blocks.cfg.size();
@@ -372,21 +381,12 @@ bool FunctionState::SolveBranches() {
           }
         }
       }
-      for (const Cycle* c : div.divergent_exit_cycles) {
-        const uint32_t ci = c->index();
-        if (Raise(exit_, ci, condition)) {
-          exit_cause_[ci] = b, any = true, any_divergent_exit_ = true;
-          EnqueueTemporalUsers(c);
-        }
-      }
+      for (const Cycle* c : div.divergent_exit_cycles) any |= RaiseExit(c, condition, b);
       for (const Cycle* c : div.not_m_converged_cycles) {
         const uint32_t ci = c->index();
         if (Raise(assumed_, ci, condition)) assumed_cause_[ci] = b, any = true, EnqueueCycle(c);
         // Threads leave such a cycle at unknown times: its exits are divergent too.
-        if (Raise(exit_, ci, condition)) {
-          exit_cause_[ci] = b, any = true, any_divergent_exit_ = true;
-          EnqueueTemporalUsers(c);
-        }
+        any |= RaiseExit(c, condition, b);
       }
     }
     Uniformity decision = condition;

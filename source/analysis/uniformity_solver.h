@@ -101,7 +101,11 @@ class FunctionState {
   void EnqueueControlFlow(uint32_t block);
   void EnqueueCycle(const Cycle* cycle);          // m-convergence changed
   void EnqueueTemporalUsers(const Cycle* cycle);  // divergent exit changed
-  void EnqueueMemoryReaders();                    // memory content changed
+  // Raises the exit level of |cycle| to |level| because of the divergent
+  // |branch| (a block index), and queues what that changes; false if it
+  // was that high already. The only writer of exit_.
+  bool RaiseExit(const Cycle* cycle, Uniformity level, uint32_t branch);
+  void EnqueueMemoryReaders();  // memory content changed
   void ControlFlowRaised(uint32_t block);
 
   const FunctionModel& model_;
@@ -117,7 +121,7 @@ class FunctionState {
   std::vector<Uniformity> cf_;
   std::vector<Reason> cf_why_;
   std::vector<Uniformity> exit_;
-  bool any_divergent_exit_ = false;  // some exit_ above kU
+  bool any_divergent_exit_ = false;  // some exit_ above kU (set by RaiseExit)
   std::vector<uint32_t> exit_cause_;
   std::vector<Uniformity> assumed_;
   std::vector<uint32_t> assumed_cause_;
