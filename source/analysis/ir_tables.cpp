@@ -103,25 +103,31 @@ UseTable::Range UseTable::UsesOf(uint32_t id) const {
 
 void UseTable::Build() const {
   built_ = true;
-  start_.assign(context_.module()->IdBound() + 1, 0);
-  // Counting sort by id: count, prefix sums, fill in module order.
-  auto each_use = [&](auto&& f) {
-    static_cast<const spvtools::opt::Module*>(context_.module())
-        ->ForEachInst([&](const Instruction* inst) {
-          const uint32_t skipped = inst->NumOperands() - inst->NumInOperands();
-          for (uint32_t i = skipped; i < inst->NumOperands(); ++i) {
-            const spvtools::opt::Operand& operand = inst->GetOperand(i);
-            if (spvIsInIdType(operand.type) && operand.words[0] + 1 < start_.size()) {
-              f(operand.words[0], Use{inst, i - skipped});
-            }
+  const uint32_t bound = context_.module()->IdBound();
+  // One walk over the module lists every use, then a counting sort by id
+  // lays them out in module order. (A second walk over SPIRV-Tools'
+  // instruction lists, to count first, cost more than keeping the list.)
+  std::vector<uint32_t> used_ids;
+  std::vector<Use> found;
+  used_ids.reserve(2 * static_cast<size_t>(bound));
+  found.reserve(2 * static_cast<size_t>(bound));
+  static_cast<const spvtools::opt::Module*>(context_.module())
+      ->ForEachInst([&](const Instruction* inst) {
+        const uint32_t skipped = inst->NumOperands() - inst->NumInOperands();
+        for (uint32_t i = skipped; i < inst->NumOperands(); ++i) {
+          const spvtools::opt::Operand& operand = inst->GetOperand(i);
+          if (spvIsInIdType(operand.type) && operand.words[0] < bound) {
+            used_ids.push_back(operand.words[0]);
+            found.push_back(Use{inst, i - skipped});
           }
-        });
-  };
-  each_use([&](uint32_t id, const Use&) { ++start_[id + 1]; });
+        }
+      });
+  start_.assign(static_cast<size_t>(bound) + 1, 0);
+  for (uint32_t id : used_ids) ++start_[id + 1];
   for (size_t i = 1; i < start_.size(); ++i) start_[i] += start_[i - 1];
-  uses_.resize(start_.back());
+  uses_.resize(found.size());
   std::vector<uint32_t> next(start_.begin(), start_.end() - 1);
-  each_use([&](uint32_t id, const Use& use) { uses_[next[id]++] = use; });
+  for (size_t i = 0; i < found.size(); ++i) uses_[next[used_ids[i]]++] = found[i];
 }
 
 }  // namespace analysis
