@@ -158,9 +158,11 @@ DominatorTree::DominatorTree(const Cfg& cfg, const CompressedLists& predecessors
     }
     return a;
   };
-  idom_[root_] = root_;
-  for (bool changed = true; changed;) {
-    changed = false;
+  // Cooper, Harvey and Kennedy's iteration ("A Simple, Fast Dominance
+  // Algorithm"): one pass in reverse post-order. Returns whether an idom
+  // changed.
+  auto pass = [&] {
+    bool changed = false;
     for (size_t i = 1; i < rpo.size(); ++i) {
       const uint32_t b = rpo[i];
       uint32_t new_idom = kNone;
@@ -170,10 +172,50 @@ DominatorTree::DominatorTree(const Cfg& cfg, const CompressedLists& predecessors
       }
       if (new_idom != idom_[b]) idom_[b] = new_idom, changed = true;
     }
+    return changed;
+  };
+  idom_[root_] = root_;
+  pass();
+  // The first pass only saw predecessors earlier in reverse post-order (a
+  // later one had no idom yet), so it computed the dominator tree of the
+  // graph without its back edges, the DAG. That tree is final when the
+  // target of every back edge dominates the edge's source in it, as in any
+  // reducible graph, and then the confirming second pass is skipped:
+  //
+  //     entry --> ... --> h --> ... --> p --> ... --> x
+  //                       ^             |
+  //                       +-------------+  back edge p -> h
+  //
+  // Take a path to x that avoids d, with last back edge p -> h. By
+  // induction on its back edges, the DAG has a path to p that avoids d; that
+  // path passes through h (h dominates p in the DAG), so its part up to h
+  // followed by the rest of the first path from h is a DAG path to x that
+  // avoids d. So no back edge takes a dominator away from a block.
+  auto dominates = [&](uint32_t h, uint32_t p) {  // h dominates p in the current tree
+    while (order_[p] > order_[h]) p = idom_[p];
+    return p == h;
+  };
+  bool final_tree = true;
+  for (size_t i = 0; i < rpo.size() && final_tree; ++i) {
+    const uint32_t h = rpo[i];
+    for (uint32_t p : backward[h]) {
+      if (order_[p] != kNone && order_[p] >= order_[h] && !dominates(h, p)) {
+        final_tree = false;
+        break;
+      }
+    }
+  }
+  if (!final_tree) {
+    while (pass()) {
+    }
   }
   idom_[root_] = kNone;
+  NumberTree(rpo);
+}
 
+void DominatorTree::NumberTree(const std::vector<uint32_t>& rpo) {
   // Interval numbering of the tree for constant-time Dominates.
+  const auto size = static_cast<uint32_t>(idom_.size());
   std::vector<std::pair<uint32_t, uint32_t>> tree_edges;  // (idom, block), in RPO
   for (uint32_t b : rpo) {
     if (idom_[b] != kNone) tree_edges.emplace_back(idom_[b], b);

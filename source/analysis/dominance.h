@@ -55,6 +55,10 @@ class DominatorTree {
   uint32_t root() const { return root_; }
 
  private:
+  // Numbers the tree (tree_in_, tree_out_) from idom_; |rpo| lists the
+  // reachable blocks in reverse post-order.
+  void NumberTree(const std::vector<uint32_t>& rpo);
+
   uint32_t root_ = 0;
   std::vector<uint32_t> idom_;
   std::vector<uint32_t> order_;    // reverse post-order number

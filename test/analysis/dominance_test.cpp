@@ -1,0 +1,90 @@
+// Copyright (c) 2026 The spirv-conv authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// Dominator and post-dominator trees on small graphs drawn by hand, among
+// them one where the first pass of the iteration is wrong and must not be
+// taken as final.
+
+#include "analysis/dominance.h"
+
+#include "gtest/gtest.h"
+
+namespace spirv_conv {
+namespace analysis {
+namespace {
+
+constexpr uint32_t kNone = DominatorTree::kNone;
+
+//   0 -> 1 -> 2 -> 4 -> 5
+//        |         ^|
+//        +--> 3 ---+|
+//        ^__________|   (back edge 4 -> 1)
+// A reducible loop: the first pass in reverse post-order is already final.
+TEST(DominatorTreeTest, ReducibleLoopWithADiamond) {
+  Cfg cfg;
+  cfg.successors = {{1}, {2, 3}, {4}, {4}, {1, 5}, {}};
+  const DominatorTree dom(cfg, /*post=*/false);
+  EXPECT_EQ(dom.Idom(0), kNone);
+  EXPECT_EQ(dom.Idom(1), 0u);
+  EXPECT_EQ(dom.Idom(2), 1u);
+  EXPECT_EQ(dom.Idom(3), 1u);
+  EXPECT_EQ(dom.Idom(4), 1u);
+  EXPECT_EQ(dom.Idom(5), 4u);
+  EXPECT_TRUE(dom.Dominates(1, 5));
+  EXPECT_FALSE(dom.Dominates(2, 4));
+
+  // Towards the virtual exit (index 6) through 5, the loop's only exit.
+  const DominatorTree post(cfg, /*post=*/true);
+  EXPECT_EQ(post.root(), 6u);
+  EXPECT_EQ(post.Idom(5), 6u);
+  EXPECT_EQ(post.Idom(4), 5u);
+  EXPECT_EQ(post.Idom(2), 4u);
+  EXPECT_EQ(post.Idom(3), 4u);
+  EXPECT_EQ(post.Idom(1), 4u);
+  EXPECT_EQ(post.Idom(0), 1u);
+}
+
+//   0 -> 1 -> 3 <-> 4
+//   |              ^
+//   +--> 2 --------+
+// The cycle {3, 4} is entered at 3 (from 1) and at 4 (from 2). The depth-
+// first search from 0 visits 1, 3, 4 first, so 4 -> 3 is the back edge and
+// reverse post-order is 0, 2, 1, 3, 4. Without the back edge 3's only
+// predecessor is 1, and the first pass makes 1 its idom; but 0 -> 2 -> 4 ->
+// 3 avoids 1, so the idom of 3 is 0, which only a second pass finds.
+TEST(DominatorTreeTest, IrreducibleCycleNeedsMoreThanOnePass) {
+  Cfg cfg;
+  cfg.successors = {{1, 2}, {3}, {4}, {4}, {3}};
+  const DominatorTree dom(cfg, /*post=*/false);
+  EXPECT_EQ(dom.Idom(1), 0u);
+  EXPECT_EQ(dom.Idom(2), 0u);
+  EXPECT_EQ(dom.Idom(3), 0u);
+  EXPECT_EQ(dom.Idom(4), 0u);
+  EXPECT_FALSE(dom.Dominates(1, 3));
+  EXPECT_FALSE(dom.Dominates(2, 4));
+  EXPECT_TRUE(dom.Dominates(0, 4));
+}
+
+//   0 -> 1 -> 2 -> 3 -> 4        with 3 -> 1 and 2 -> 4
+// A loop {1, 2, 3} left from 2 and from 3. Reversed, the edges 1 <- 3 and
+// 4 -> 2 make the cycle {1, 2, 3} of the reversed graph entered at 2 and at
+// 3, so the post-dominator tree takes the full iteration too.
+TEST(DominatorTreeTest, LoopWithTwoExitsPostDominators) {
+  Cfg cfg;
+  cfg.successors = {{1}, {2}, {3, 4}, {1, 4}, {}};
+  const DominatorTree post(cfg, /*post=*/true);
+  EXPECT_EQ(post.Idom(4), 5u);
+  EXPECT_EQ(post.Idom(3), 4u);
+  EXPECT_EQ(post.Idom(2), 4u);
+  EXPECT_EQ(post.Idom(1), 2u);
+  EXPECT_EQ(post.Idom(0), 1u);
+  EXPECT_FALSE(post.Dominates(3, 2));
+  const DominatorTree dom(cfg, /*post=*/false);
+  EXPECT_EQ(dom.Idom(4), 2u);
+  EXPECT_EQ(dom.Idom(3), 2u);
+  EXPECT_EQ(dom.Idom(1), 0u);
+}
+
+}  // namespace
+}  // namespace analysis
+}  // namespace spirv_conv
