@@ -16,9 +16,10 @@ namespace {
 constexpr uint32_t kNone = DominatorTree::kNone;
 
 //   0 -> 1 -> 2 -> 4 -> 5
-//        |         ^|
-//        +--> 3 ---+|
-//        ^__________|   (back edge 4 -> 1)
+//        |         ^  |
+//        +--> 3 ---+  |
+//        ^            |
+//        +------------+   back edge 4 -> 1
 // A reducible loop: the first pass in reverse post-order is already final.
 TEST(DominatorTreeTest, ReducibleLoopWithADiamond) {
   Cfg cfg;
