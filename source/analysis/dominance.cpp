@@ -176,36 +176,33 @@ DominatorTree::DominatorTree(const Cfg& cfg, const CompressedLists& predecessors
   };
   idom_[root_] = root_;
   pass();
-  // The first pass only saw predecessors earlier in reverse post-order (a
-  // later one had no idom yet), so it computed the dominator tree of the
-  // graph without its back edges, the DAG. That tree is final when the
-  // target of every back edge dominates the edge's source in it, as in any
-  // reducible graph, and then the confirming second pass is skipped:
+  // The usual second pass only confirms the first one in most CFGs. Only a
+  // block with a predecessor later in reverse post-order (the target of a
+  // back edge) can get a different idom in it: the first pass skipped that
+  // predecessor, which had no idom yet. Every other block has only earlier
+  // predecessors, so, by induction along the order, it keeps its idom while
+  // they keep theirs. So recomputing the targets of back edges tells whether
+  // a second pass would change anything, and only then does the iteration
+  // go on.
   //
-  //     entry --> ... --> h --> ... --> p --> ... --> x
+  //     entry --> ... --> h --> ... --> p
   //                       ^             |
-  //                       +-------------+  back edge p -> h
-  //
-  // Take a path to x that avoids d, with last back edge p -> h. By
-  // induction on its back edges, the DAG has a path to p that avoids d; that
-  // path passes through h (h dominates p in the DAG), so its part up to h
-  // followed by the rest of the first path from h is a DAG path to x that
-  // avoids d. So no back edge takes a dominator away from a block.
-  auto dominates = [&](uint32_t h, uint32_t p) {  // h dominates p in the current tree
-    while (order_[p] > order_[h]) p = idom_[p];
-    return p == h;
-  };
-  bool final_tree = true;
-  for (size_t i = 0; i < rpo.size() && final_tree; ++i) {
+  //                       +-------------+  back edge p -> h: recompute h
+  bool settled = true;
+  for (size_t i = 1; i < rpo.size() && settled; ++i) {
     const uint32_t h = rpo[i];
+    bool back_edge_target = false;
     for (uint32_t p : backward[h]) {
-      if (order_[p] != kNone && order_[p] >= order_[h] && !dominates(h, p)) {
-        final_tree = false;
-        break;
-      }
+      back_edge_target |= order_[p] != kNone && order_[p] >= order_[h];
     }
+    if (!back_edge_target) continue;
+    uint32_t new_idom = kNone;
+    for (uint32_t p : backward[h]) {
+      if (order_[p] != kNone) new_idom = new_idom == kNone ? p : intersect(p, new_idom);
+    }
+    settled = new_idom == idom_[h];
   }
-  if (!final_tree) {
+  if (!settled) {
     while (pass()) {
     }
   }

@@ -20,7 +20,8 @@ constexpr uint32_t kNone = DominatorTree::kNone;
 //        +--> 3 ---+  |
 //        ^            |
 //        +------------+   back edge 4 -> 1
-// A reducible loop: the first pass in reverse post-order is already final.
+// A reducible loop: the first pass in reverse post-order is already final
+// (recomputing the header, the only target of a back edge, confirms it).
 TEST(DominatorTreeTest, ReducibleLoopWithADiamond) {
   Cfg cfg;
   cfg.successors = {{1}, {2, 3}, {4}, {4}, {1, 5}, {}};
@@ -67,9 +68,9 @@ TEST(DominatorTreeTest, IrreducibleCycleNeedsMoreThanOnePass) {
 }
 
 //   0 -> 1 -> 2 -> 3 -> 4        with 3 -> 1 and 2 -> 4
-// A loop {1, 2, 3} left from 2 and from 3. Reversed, the edges 1 <- 3 and
-// 4 -> 2 make the cycle {1, 2, 3} of the reversed graph entered at 2 and at
-// 3, so the post-dominator tree takes the full iteration too.
+// A loop {1, 2, 3} left from 2 and from 3. Reversed, its cycle is entered
+// at 2 and at 3 (from 4): an irreducible cycle of the reversed graph, where
+// the first pass of the post-dominator tree happens to be final.
 TEST(DominatorTreeTest, LoopWithTwoExitsPostDominators) {
   Cfg cfg;
   cfg.successors = {{1}, {2}, {3, 4}, {1, 4}, {}};
