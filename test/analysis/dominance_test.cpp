@@ -7,6 +7,8 @@
 
 #include "analysis/dominance.h"
 
+#include <vector>
+
 #include "gtest/gtest.h"
 
 namespace spirv_conv {
@@ -14,6 +16,13 @@ namespace analysis {
 namespace {
 
 constexpr uint32_t kNone = DominatorTree::kNone;
+
+// The immediate (post-)dominator of each of the first |blocks| blocks.
+std::vector<uint32_t> Idoms(const DominatorTree& tree, uint32_t blocks) {
+  std::vector<uint32_t> idoms;
+  for (uint32_t b = 0; b < blocks; ++b) idoms.push_back(tree.Idom(b));
+  return idoms;
+}
 
 //   0 -> 1 -> 2 -> 4 -> 5
 //        |         ^  |
@@ -26,24 +35,14 @@ TEST(DominatorTreeTest, ReducibleLoopWithADiamond) {
   Cfg cfg;
   cfg.successors = {{1}, {2, 3}, {4}, {4}, {1, 5}, {}};
   const DominatorTree dom(cfg, /*post=*/false);
-  EXPECT_EQ(dom.Idom(0), kNone);
-  EXPECT_EQ(dom.Idom(1), 0u);
-  EXPECT_EQ(dom.Idom(2), 1u);
-  EXPECT_EQ(dom.Idom(3), 1u);
-  EXPECT_EQ(dom.Idom(4), 1u);
-  EXPECT_EQ(dom.Idom(5), 4u);
+  EXPECT_EQ(Idoms(dom, 6), (std::vector<uint32_t>{kNone, 0, 1, 1, 1, 4}));
   EXPECT_TRUE(dom.Dominates(1, 5));
   EXPECT_FALSE(dom.Dominates(2, 4));
 
   // Towards the virtual exit (index 6) through 5, the loop's only exit.
   const DominatorTree post(cfg, /*post=*/true);
   EXPECT_EQ(post.root(), 6u);
-  EXPECT_EQ(post.Idom(5), 6u);
-  EXPECT_EQ(post.Idom(4), 5u);
-  EXPECT_EQ(post.Idom(2), 4u);
-  EXPECT_EQ(post.Idom(3), 4u);
-  EXPECT_EQ(post.Idom(1), 4u);
-  EXPECT_EQ(post.Idom(0), 1u);
+  EXPECT_EQ(Idoms(post, 7), (std::vector<uint32_t>{1, 4, 4, 4, 5, 6, kNone}));
 }
 
 //   0 -> 1 -> 3 <-> 4
@@ -58,10 +57,7 @@ TEST(DominatorTreeTest, IrreducibleCycleNeedsMoreThanOnePass) {
   Cfg cfg;
   cfg.successors = {{1, 2}, {3}, {4}, {4}, {3}};
   const DominatorTree dom(cfg, /*post=*/false);
-  EXPECT_EQ(dom.Idom(1), 0u);
-  EXPECT_EQ(dom.Idom(2), 0u);
-  EXPECT_EQ(dom.Idom(3), 0u);
-  EXPECT_EQ(dom.Idom(4), 0u);
+  EXPECT_EQ(Idoms(dom, 5), (std::vector<uint32_t>{kNone, 0, 0, 0, 0}));
   EXPECT_FALSE(dom.Dominates(1, 3));
   EXPECT_FALSE(dom.Dominates(2, 4));
   EXPECT_TRUE(dom.Dominates(0, 4));
@@ -75,16 +71,10 @@ TEST(DominatorTreeTest, LoopWithTwoExitsPostDominators) {
   Cfg cfg;
   cfg.successors = {{1}, {2}, {3, 4}, {1, 4}, {}};
   const DominatorTree post(cfg, /*post=*/true);
-  EXPECT_EQ(post.Idom(4), 5u);
-  EXPECT_EQ(post.Idom(3), 4u);
-  EXPECT_EQ(post.Idom(2), 4u);
-  EXPECT_EQ(post.Idom(1), 2u);
-  EXPECT_EQ(post.Idom(0), 1u);
+  EXPECT_EQ(Idoms(post, 6), (std::vector<uint32_t>{1, 2, 4, 4, 5, kNone}));
   EXPECT_FALSE(post.Dominates(3, 2));
   const DominatorTree dom(cfg, /*post=*/false);
-  EXPECT_EQ(dom.Idom(4), 2u);
-  EXPECT_EQ(dom.Idom(3), 2u);
-  EXPECT_EQ(dom.Idom(1), 0u);
+  EXPECT_EQ(Idoms(dom, 5), (std::vector<uint32_t>{kNone, 0, 1, 2, 2}));
 }
 
 }  // namespace
