@@ -158,6 +158,15 @@ DominatorTree::DominatorTree(const Cfg& cfg, const CompressedLists& predecessors
     }
     return a;
   };
+  // The idom |b| gets from its predecessors that have one so far.
+  auto idom_from_predecessors = [&](uint32_t b) {
+    uint32_t new_idom = kNone;
+    for (uint32_t p : backward[b]) {
+      if (order_[p] == kNone || idom_[p] == kNone) continue;
+      new_idom = new_idom == kNone ? p : intersect(p, new_idom);
+    }
+    return new_idom;
+  };
   // Cooper, Harvey and Kennedy's iteration ("A Simple, Fast Dominance
   // Algorithm"): one pass in reverse post-order. Returns whether an idom
   // changed.
@@ -165,11 +174,7 @@ DominatorTree::DominatorTree(const Cfg& cfg, const CompressedLists& predecessors
     bool changed = false;
     for (size_t i = 1; i < rpo.size(); ++i) {
       const uint32_t b = rpo[i];
-      uint32_t new_idom = kNone;
-      for (uint32_t p : backward[b]) {
-        if (order_[p] == kNone || idom_[p] == kNone) continue;
-        new_idom = new_idom == kNone ? p : intersect(p, new_idom);
-      }
+      const uint32_t new_idom = idom_from_predecessors(b);
       if (new_idom != idom_[b]) idom_[b] = new_idom, changed = true;
     }
     return changed;
@@ -195,12 +200,7 @@ DominatorTree::DominatorTree(const Cfg& cfg, const CompressedLists& predecessors
     for (uint32_t p : backward[h]) {
       back_edge_target |= order_[p] != kNone && order_[p] >= order_[h];
     }
-    if (!back_edge_target) continue;
-    uint32_t new_idom = kNone;
-    for (uint32_t p : backward[h]) {
-      if (order_[p] != kNone) new_idom = new_idom == kNone ? p : intersect(p, new_idom);
-    }
-    settled = new_idom == idom_[h];
+    if (back_edge_target) settled = idom_from_predecessors(h) == idom_[h];
   }
   if (!settled) {
     while (pass()) {
