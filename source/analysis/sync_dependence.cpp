@@ -386,6 +386,48 @@ void Propagate(const CfgAnalyses& graph, const BranchView& view, const Edges& se
   use(labels);
 }
 
+// Adds to |cycles| (once each) the cycles that the joins |joins| of the
+// divergent |branch| make not m-converged.
+void AddNotMConvergedCycles(const CfgAnalyses& graph, uint32_t branch,
+                            const std::vector<uint32_t>& joins, std::vector<const Cycle*>* cycles) {
+  const DominatorTree& dt = graph.dominators;
+  for (uint32_t join : joins) {
+    const Cycle* join_cycle = graph.cycles.InnermostCycle(join);
+    if (join_cycle != nullptr && !join_cycle->Contains(branch)) {
+      // Diverged paths reaching a cycle from outside: harmless only when
+      // the cycle has a single entry.
+      const Cycle* outer = OutermostExcluding(join_cycle, branch);
+      if (!outer->IsReducible()) InsertOnce(cycles, outer);
+    }
+    // Diverged-entry criterion (simplified, seed 000): a cycle containing
+    // the branch and the join is fine if the branch or the cycle's header
+    // strictly dominates the join, or the cycle is reducible. The join may
+    // also lie in a child cycle that the branch is outside of (finding 04):
+    //
+    //    entry -> B, P        B (divergent) -> X -> J and B -> J, where J is
+    //    B -> X -> J          the header of a child cycle {J, P}; P is a
+    //    B -> J <-> P -> B    second entry of the outer cycle {B, X, J, P},
+    //                         so neither B nor the header B dominates J.
+    const Cycle* c = graph.cycles.SmallestCommonCycle(branch, join);
+    if (c == nullptr || dt.StrictlyDominates(branch, join) || c->IsReducible() ||
+        dt.StrictlyDominates(c->header(), join)) {
+      continue;
+    }
+    while (c->parent() != nullptr && !dt.StrictlyDominates(c->parent()->header(), join)) {
+      c = c->parent();
+    }
+    InsertOnce(cycles, c);
+  }
+}
+
+Edges SeedEdges(const Cfg& cfg, uint32_t branch) {
+  Edges seeds;
+  for (uint32_t s : cfg.successors[branch]) seeds.emplace_back(branch, s);
+  std::sort(seeds.begin(), seeds.end());
+  seeds.erase(std::unique(seeds.begin(), seeds.end()), seeds.end());
+  return seeds;
+}
+
 }  // namespace
 
 const SyncDependenceCache::Joins* SyncDependenceCache::ExitJoins(const Cycle* cycle) const {
@@ -400,7 +442,7 @@ const SyncDependenceCache::Joins& SyncDependenceCache::SetExitJoins(const Cycle*
 }
 
 BranchDivergence ComputeBranchDivergence(const CfgAnalyses& graph, uint32_t branch,
-                                         SyncDependenceCache* cache) {
+                                         SyncDependenceCache* cache, OpenView open_view) {
   const Cfg& cfg = graph.cfg;
   BranchDivergence result;
   const BranchView view(graph, branch, /*collapse_irreducible=*/true);
@@ -408,10 +450,7 @@ BranchDivergence ComputeBranchDivergence(const CfgAnalyses& graph, uint32_t bran
 
   // The region ends at the acyclic post-dominator: nothing beyond it can
   // be a join.
-  Edges seeds;
-  for (uint32_t s : cfg.successors[branch]) seeds.emplace_back(branch, s);
-  std::sort(seeds.begin(), seeds.end());
-  seeds.erase(std::unique(seeds.begin(), seeds.end()), seeds.end());
+  const Edges seeds = SeedEdges(cfg, branch);
   Propagate(
       graph, view, seeds, [](uint32_t, uint32_t) { return false; },
       AcyclicPostDominator(graph, branch), &joins,
@@ -498,47 +537,79 @@ BranchDivergence ComputeBranchDivergence(const CfgAnalyses& graph, uint32_t bran
   }
 
   // Joins that break m-convergence: those above and, when an irreducible
-  // cycle contains the branch, the joins of paths through its header.
-  std::vector<uint32_t> entry_joins = result.joins;
-  const bool irreducible_around = std::any_of(view.enclosing().begin(), view.enclosing().end(),
-                                              [](const Cycle* c) { return !c->IsReducible(); });
-  if (irreducible_around) {
-    const BranchView open_view(graph, branch, /*collapse_irreducible=*/false);
-    JoinMap open_joins;
-    Propagate(
-        graph, open_view, seeds, [](uint32_t, uint32_t) { return false; },
-        AcyclicPostDominator(graph, branch), &open_joins, [](const Propagation&) {});
-    for (const auto& [join, preds] : open_joins) entry_joins.push_back(join);
-  }
-  const DominatorTree& dt = graph.dominators;
-  for (uint32_t join : entry_joins) {
-    const Cycle* join_cycle = graph.cycles.InnermostCycle(join);
-    if (join_cycle != nullptr && !join_cycle->Contains(branch)) {
-      // Diverged paths reaching a cycle from outside: harmless only when
-      // the cycle has a single entry.
-      const Cycle* outer = OutermostExcluding(join_cycle, branch);
-      if (!outer->IsReducible()) InsertOnce(&result.not_m_converged_cycles, outer);
+  // cycle contains the branch, the joins of paths through its header (the
+  // open view, now or on request).
+  AddNotMConvergedCycles(graph, branch, result.joins, &result.not_m_converged_cycles);
+  if (std::any_of(view.enclosing().begin(), view.enclosing().end(),
+                  [](const Cycle* c) { return !c->IsReducible(); })) {
+    if (open_view == OpenView::kRun) {
+      for (const Cycle* c : OpenViewCycles(graph, branch, result)) {
+        result.not_m_converged_cycles.push_back(c);
+      }
+    } else {
+      result.open_view_deferred = true;
     }
-    // Diverged-entry criterion (simplified, seed 000): a cycle containing
-    // the branch and the join is fine if the branch or the cycle's header
-    // strictly dominates the join, or the cycle is reducible. The join may
-    // also lie in a child cycle that the branch is outside of (finding 04):
-    //
-    //    entry -> B, P        B (divergent) -> X -> J and B -> J, where J is
-    //    B -> X -> J          the header of a child cycle {J, P}; P is a
-    //    B -> J <-> P -> B    second entry of the outer cycle {B, X, J, P},
-    //                         so neither B nor the header B dominates J.
-    const Cycle* c = graph.cycles.SmallestCommonCycle(branch, join);
-    if (c == nullptr || dt.StrictlyDominates(branch, join) || c->IsReducible() ||
-        dt.StrictlyDominates(c->header(), join)) {
-      continue;
-    }
-    while (c->parent() != nullptr && !dt.StrictlyDominates(c->parent()->header(), join)) {
-      c = c->parent();
-    }
-    InsertOnce(&result.not_m_converged_cycles, c);
   }
   return result;
+}
+
+// The joins of paths through the header of an irreducible cycle that
+// contains the branch, on a view in which such cycles are not collapsed.
+std::vector<const Cycle*> OpenViewCycles(const CfgAnalyses& graph, uint32_t branch,
+                                         const BranchDivergence& divergence) {
+  const BranchView open_view(graph, branch, /*collapse_irreducible=*/false);
+  JoinMap open_joins;
+  Propagate(
+      graph, open_view, SeedEdges(graph.cfg, branch), [](uint32_t, uint32_t) { return false; },
+      AcyclicPostDominator(graph, branch), &open_joins, [](const Propagation&) {});
+  std::vector<uint32_t> joins;
+  for (const auto& [join, preds] : open_joins) joins.push_back(join);
+  std::vector<const Cycle*> cycles = divergence.not_m_converged_cycles;
+  const size_t known = cycles.size();
+  AddNotMConvergedCycles(graph, branch, joins, &cycles);
+  cycles.erase(cycles.begin(), cycles.begin() + static_cast<std::ptrdiff_t>(known));
+  return cycles;
+}
+
+// Every block of |top| has the same acyclic post-dominator S: a
+// post-dominator of one block of a cycle that lies outside it post-dominates
+// every block of it (each reaches the others inside the cycle), so the
+// post-dominators outside the cycle are the same chain for all of them. A
+// propagation from a branch in |top| thus stays within the blocks reachable
+// from |top| without passing S; collapsing cycles only removes paths.
+const std::vector<const Cycle*>* SyncDependenceCache::SegmentCycles(const CfgAnalyses& graph,
+                                                                    const Cycle* top) {
+  if (segments_.size() <= top->index()) segments_.resize(top->index() + 1);
+  Segment& segment = segments_[top->index()];
+  if (segment.computed) return segment.known ? &segment.cycles : nullptr;
+  segment.computed = true;
+  const uint32_t blocks = graph.cfg.size();
+  const size_t budget = 4 * static_cast<size_t>(blocks) + 4096;
+  if (seen_.size() < blocks) seen_.resize(blocks, 0);
+  const uint32_t search = ++searches_;
+  const uint32_t stop = AcyclicPostDominator(graph, top->header());
+  std::vector<uint32_t> work = top->exits();
+  for (uint32_t b : work) seen_[b] = search;
+  while (!work.empty()) {
+    if (++visits_ > budget) return nullptr;
+    const uint32_t b = work.back();
+    work.pop_back();
+    if (b == stop) continue;
+    const Cycle* c = graph.cycles.InnermostCycle(b);
+    if (c != nullptr) {
+      while (c->parent() != nullptr) c = c->parent();
+      if (listed_.size() <= c->index()) listed_.resize(c->index() + 1, 0);
+      if (c != top && !c->IsReducible() && listed_[c->index()] != search) {
+        listed_[c->index()] = search;
+        segment.cycles.push_back(c);
+      }
+    }
+    for (uint32_t s : graph.cfg.successors[b]) {
+      if (seen_[s] != search) seen_[s] = search, work.push_back(s);
+    }
+  }
+  segment.known = true;
+  return &segment.cycles;
 }
 
 }  // namespace analysis

@@ -51,7 +51,17 @@ struct BranchDivergence {
   std::vector<std::vector<uint32_t>> join_predecessors;
   std::vector<const Cycle*> divergent_exit_cycles;   // cycles containing the branch
   std::vector<const Cycle*> not_m_converged_cycles;  // outermost affected cycles
+  // Computed with OpenView::kDefer and an irreducible cycle contains the
+  // branch: not_m_converged_cycles lacks what OpenViewCycles() adds.
+  bool open_view_deferred = false;
 };
+
+// The diverged-entry criterion needs a second propagation when an
+// irreducible cycle contains the branch (the "open view", in which that
+// cycle's header is not collapsed). It only ever adds cycles to
+// not_m_converged_cycles, so a caller that already treats every cycle it
+// could add as not m-converged may skip it (OpenViewCandidatesSettled).
+enum class OpenView { kRun, kDefer };
 
 // What ComputeBranchDivergence finds the same for every branch, kept per
 // function: the joins of the exit edges of a cycle with a divergent exit
@@ -64,15 +74,68 @@ class SyncDependenceCache {
   const Joins* ExitJoins(const Cycle* cycle) const;
   const Joins& SetExitJoins(const Cycle* cycle, Joins joins);
 
+  // The irreducible top-level cycles other than |top| (a top-level cycle of
+  // |graph|) that a path from |top| reaches before its acyclic
+  // post-dominator; null if finding them would cost too much (the searches
+  // of one function together visit at most a few times its blocks).
+  const std::vector<const Cycle*>* SegmentCycles(const CfgAnalyses& graph, const Cycle* top);
+
  private:
   std::vector<std::unique_ptr<Joins>> exit_joins_;  // by Cycle::index()
+  struct Segment {
+    bool computed = false;
+    bool known = false;
+    std::vector<const Cycle*> cycles;
+  };
+  std::vector<Segment> segments_;  // by Cycle::index()
+  std::vector<uint32_t> seen_;     // per block: the search that last saw it
+  std::vector<uint32_t> listed_;   // per cycle: the search that last listed it
+  uint32_t searches_ = 0;
+  size_t visits_ = 0;
 };
 
 // What a divergent terminator in |branch_block| implies. |graph| must
 // outlive the result (cycles are pointers into graph.cycles). |cache|, if
 // given, must belong to |graph| and is used and filled.
 BranchDivergence ComputeBranchDivergence(const CfgAnalyses& graph, uint32_t branch_block,
-                                         SyncDependenceCache* cache = nullptr);
+                                         SyncDependenceCache* cache = nullptr,
+                                         OpenView open_view = OpenView::kRun);
+
+// What the open view adds to |divergence| (computed for |branch_block| with
+// OpenView::kDefer): the cycles ComputeBranchDivergence with OpenView::kRun
+// would list after divergence.not_m_converged_cycles, in that order.
+std::vector<const Cycle*> OpenViewCycles(const CfgAnalyses& graph, uint32_t branch_block,
+                                         const BranchDivergence& divergence);
+
+// True if |settled(cycle)| holds for every cycle OpenViewCycles could list
+// for |branch_block|, so that a caller need not run it. It lists irreducible
+// cycles only:
+// - for the diverged-entry criterion, an irreducible cycle containing the
+//   branch: the criterion starts from one and widens to its parent only
+//   while the parent's header does not dominate the join, which the header
+//   of a reducible parent always does;
+// - the cycles that diverged paths reach from outside: children of a cycle
+//   containing the branch, or top-level cycles after the outermost one
+//   (SegmentCycles; unknown counts as unsettled).
+template <typename SettledFn>
+bool OpenViewCandidatesSettled(const CfgAnalyses& graph, uint32_t branch_block,
+                               SyncDependenceCache* cache, const SettledFn& settled) {
+  const Cycle* top = nullptr;
+  for (const Cycle* c = graph.cycles.InnermostCycle(branch_block); c != nullptr; c = c->parent()) {
+    if (!c->IsReducible() && !settled(c)) return false;
+    for (const Cycle* child : c->children()) {
+      if (!child->IsReducible() && !child->Contains(branch_block) && !settled(child)) return false;
+    }
+    top = c;
+  }
+  if (top == nullptr) return true;
+  const std::vector<const Cycle*>* after = cache->SegmentCycles(graph, top);
+  if (after == nullptr) return false;
+  for (const Cycle* c : *after) {
+    if (!settled(c)) return false;
+  }
+  return true;
+}
 
 }  // namespace analysis
 }  // namespace spirv_conv

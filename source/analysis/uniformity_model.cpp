@@ -65,8 +65,17 @@ const BranchDivergence& FunctionModel::Divergence(uint32_t block) const {
   auto& slot = divergence_cache[block];
   if (!slot)
     slot = std::make_unique<BranchDivergence>(
-        ComputeBranchDivergence(*graph, block, &sync_dependence_cache));
+        ComputeBranchDivergence(*graph, block, &sync_dependence_cache, OpenView::kDefer));
   return *slot;
+}
+
+const std::vector<const Cycle*>& FunctionModel::OpenViewCycles(uint32_t block) const {
+  auto it = open_view_cache.find(block);
+  if (it == open_view_cache.end()) {
+    it = open_view_cache.emplace(block, analysis::OpenViewCycles(*graph, block, Divergence(block)))
+             .first;
+  }
+  return it->second;
 }
 
 uint32_t FunctionModel::NodeOf(uint32_t id) const {

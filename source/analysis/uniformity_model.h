@@ -136,8 +136,17 @@ struct FunctionModel {
   std::vector<bool> parameter_is_pointer;
 
   mutable std::unordered_map<uint32_t, std::unique_ptr<BranchDivergence>> divergence_cache;
+  mutable std::unordered_map<uint32_t, std::vector<const Cycle*>> open_view_cache;
   mutable SyncDependenceCache sync_dependence_cache;
+  // The divergence of |block|'s terminator, with the open view deferred.
   const BranchDivergence& Divergence(uint32_t block) const;
+  // OpenViewCycles for |block| (whose Divergence() has open_view_deferred).
+  const std::vector<const Cycle*>& OpenViewCycles(uint32_t block) const;
+  // OpenViewCandidatesSettled for |block|.
+  template <typename SettledFn>
+  bool OpenViewSettled(uint32_t block, const SettledFn& settled) const {
+    return OpenViewCandidatesSettled(*graph, block, &sync_dependence_cache, settled);
+  }
   // The node of |id| in this function, or kNoNode.
   uint32_t NodeOf(uint32_t id) const;
   // True if node |n| has the same value in every iteration of |cycle|.

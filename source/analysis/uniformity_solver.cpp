@@ -382,11 +382,19 @@ bool FunctionState::SolveBranches() {
         }
       }
       for (const Cycle* c : div.divergent_exit_cycles) any |= RaiseExit(c, condition, b);
-      for (const Cycle* c : div.not_m_converged_cycles) {
+      auto not_m_converged = [&](const Cycle* c) {
         const uint32_t ci = c->index();
         if (Raise(assumed_, ci, condition)) assumed_cause_[ci] = b, any = true, EnqueueCycle(c);
         // Threads leave such a cycle at unknown times: its exits are divergent too.
         any |= RaiseExit(c, condition, b);
+      };
+      for (const Cycle* c : div.not_m_converged_cycles) not_m_converged(c);
+      // The open view can only name cycles to raise; when all it could name
+      // already are (and so are their exits, raised with them), skip it.
+      if (div.open_view_deferred && !model_.OpenViewSettled(b, [&](const Cycle* c) {
+            return assumed_[c->index()] >= condition;
+          })) {
+        for (const Cycle* c : model_.OpenViewCycles(b)) not_m_converged(c);
       }
     }
     Uniformity decision = condition;
