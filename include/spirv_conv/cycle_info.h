@@ -48,7 +48,11 @@ class Cycle {
   // Every block of the cycle, nested cycles' blocks included, sorted.
   const std::vector<uint32_t>& blocks() const { return blocks_; }
   // O(1): whether the innermost cycle of |block| lies in this cycle's subtree.
-  bool Contains(uint32_t block) const;
+  bool Contains(uint32_t block) const {
+    if (innermost_ == nullptr) return ContainsBySearch(block);
+    const Cycle* inner = innermost_[block];
+    return inner != nullptr && tree_begin_ <= inner->tree_begin_ && inner->tree_begin_ < tree_end_;
+  }
   // True if |other| is this cycle or nested in it.
   bool Contains(const Cycle* other) const;
   const Cycle* parent() const { return parent_; }
@@ -65,6 +69,8 @@ class Cycle {
 
  private:
   friend class CycleInfo;
+  // Contains() while CycleInfo is still building the tree.
+  bool ContainsBySearch(uint32_t block) const;
   std::vector<uint32_t> entries_;
   std::vector<uint32_t> blocks_;
   std::vector<uint32_t> exits_;

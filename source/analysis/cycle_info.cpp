@@ -24,10 +24,8 @@ std::vector<std::vector<uint32_t>> Cfg::Predecessors() const {
   return predecessors;
 }
 
-bool Cycle::Contains(uint32_t block) const {
-  if (innermost_ == nullptr) return std::binary_search(blocks_.begin(), blocks_.end(), block);
-  const Cycle* inner = innermost_[block];
-  return inner != nullptr && tree_begin_ <= inner->tree_begin_ && inner->tree_begin_ < tree_end_;
+bool Cycle::ContainsBySearch(uint32_t block) const {
+  return std::binary_search(blocks_.begin(), blocks_.end(), block);
 }
 
 bool Cycle::Contains(const Cycle* other) const {
