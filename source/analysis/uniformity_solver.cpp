@@ -365,6 +365,13 @@ bool FunctionState::RaiseExit(const Cycle* cycle, Uniformity level, uint32_t bra
 bool FunctionState::SolveBranches() {
   bool any = false;
   const uint32_t blocks = model_.blocks.cfg.size();
+  std::vector<std::pair<uint32_t, Uniformity>> open_views;
+  auto not_m_converged = [&](const Cycle* c, Uniformity condition, uint32_t b) {
+    const uint32_t ci = c->index();
+    if (Raise(assumed_, ci, condition)) assumed_cause_[ci] = b, any = true, EnqueueCycle(c);
+    // Threads leave such a cycle at unknown times: its exits are divergent too.
+    any |= RaiseExit(c, condition, b);
+  };
   for (uint32_t b = 0; b < blocks; ++b) {
     Uniformity condition = kU;
     if (model_.condition[b] != kNoNode) condition = UseLevel(model_.condition[b], b);
@@ -382,20 +389,8 @@ bool FunctionState::SolveBranches() {
         }
       }
       for (const Cycle* c : div.divergent_exit_cycles) any |= RaiseExit(c, condition, b);
-      auto not_m_converged = [&](const Cycle* c) {
-        const uint32_t ci = c->index();
-        if (Raise(assumed_, ci, condition)) assumed_cause_[ci] = b, any = true, EnqueueCycle(c);
-        // Threads leave such a cycle at unknown times: its exits are divergent too.
-        any |= RaiseExit(c, condition, b);
-      };
-      for (const Cycle* c : div.not_m_converged_cycles) not_m_converged(c);
-      // The open view can only name cycles to raise; when all it could name
-      // already are (and so are their exits, raised with them), skip it.
-      if (div.open_view_deferred && !model_.OpenViewSettled(b, [&](const Cycle* c) {
-            return assumed_[c->index()] >= condition;
-          })) {
-        for (const Cycle* c : model_.OpenViewCycles(b)) not_m_converged(c);
-      }
+      for (const Cycle* c : div.not_m_converged_cycles) not_m_converged(c, condition, b);
+      if (div.open_view_deferred) open_views.emplace_back(b, condition);
     }
     Uniformity decision = condition;
     Reason reason{Kind::kOperand, model_.condition_id[b], "the branch condition"};
@@ -411,6 +406,15 @@ bool FunctionState::SolveBranches() {
       branch_why_[b] = reason, any = true;
       for (uint32_t child : model_.control_children[b]) EnqueueControlFlow(child);
     }
+  }
+  // The open view can only name cycles to raise; when all it could name
+  // already are (and so are their exits, raised with them), skip it.
+  for (const auto& [b, condition] : open_views) {
+    const Uniformity level = condition;
+    if (model_.OpenViewSettled(b, [&](const Cycle* c) { return assumed_[c->index()] >= level; })) {
+      continue;
+    }
+    for (const Cycle* c : model_.OpenViewCycles(b)) not_m_converged(c, level, b);
   }
   return any;
 }
