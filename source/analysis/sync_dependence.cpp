@@ -73,24 +73,38 @@ class BranchView {
  public:
   // |collapse_irreducible|: also collapse irreducible cycles that contain
   // the branch.
-  BranchView(const CfgAnalyses& graph, uint32_t branch, bool collapse_irreducible)
-      : graph_(graph), branch_(branch), collapse_irreducible_(collapse_irreducible) {
+  // |order|: ComputeViewOrder's, to stop where the paths merge; null: go on
+  // to the stop block.
+  BranchView(const CfgAnalyses& graph, uint32_t branch, bool collapse_irreducible,
+             const std::vector<uint32_t>* order)
+      : graph_(graph), branch_(branch), collapse_irreducible_(collapse_irreducible), order_(order) {
     for (const Cycle* c = graph.cycles.InnermostCycle(branch); c != nullptr; c = c->parent()) {
       enclosing_.push_back(c);
     }
   }
 
   uint32_t branch() const { return branch_; }
+  const std::vector<uint32_t>* order() const { return order_; }
   // Cycles containing the branch, innermost first.
   const std::vector<const Cycle*>& enclosing() const { return enclosing_; }
   bool Encloses(const Cycle* cycle) const {
     return std::find(enclosing_.begin(), enclosing_.end(), cycle) != enclosing_.end();
   }
+  bool Collapses(const Cycle* cycle) const {
+    return cycle->IsReducible() || (collapse_irreducible_ && Encloses(cycle));
+  }
   // The cycle |block| is the collapsed header of, or null.
   const Cycle* CollapsedCycle(uint32_t block) const {
     const Cycle* c = graph_.cycles.InnermostCycle(block);
     if (c == nullptr || c->header() != block) return nullptr;
-    return c->IsReducible() || (collapse_irreducible_ && Encloses(c)) ? c : nullptr;
+    return Collapses(c) ? c : nullptr;
+  }
+  // True if a cycle that this view keeps (does not collapse) contains |block|.
+  bool InKeptCycle(uint32_t block) const {
+    for (const Cycle* c = graph_.cycles.InnermostCycle(block); c != nullptr; c = c->parent()) {
+      if (!Collapses(c)) return true;
+    }
+    return false;
   }
   // Calls |visit(target)| for every successor of |block| in this view.
   template <typename Visit>
@@ -111,6 +125,7 @@ class BranchView {
   const CfgAnalyses& graph_;
   uint32_t branch_;
   bool collapse_irreducible_;
+  const std::vector<uint32_t>* order_;
   std::vector<const Cycle*> enclosing_;
 };
 
@@ -154,13 +169,7 @@ class Propagation {
       state_.components.Reserve(blocks);
     }
   }
-  ~Propagation() {
-    for (uint32_t b : region_) {
-      state_.label[b] = kNoLabel;
-      state_.meet[b] = 0;
-      state_.in_edges[b].clear();
-    }
-  }
+  ~Propagation() { Reset(); }
   Propagation(const Propagation&) = delete;
   Propagation& operator=(const Propagation&) = delete;
 
@@ -168,6 +177,9 @@ class Propagation {
   // is true are not followed, |stop| is included but not propagated past.
   template <typename EndsFn>
   void Run(const Edges& seeds, const EndsFn& ends, uint32_t stop) {
+    stop_ = stop;
+    settled_ = true;
+    if (RunUntilMerged(seeds, ends)) return;
     std::vector<uint32_t> work;
     auto reach = [&](uint32_t from, uint32_t to, bool seed) {
       std::vector<InEdge>& in = state_.in_edges[to];
@@ -199,8 +211,6 @@ class Propagation {
     // the branch. Its strongly connected components are labelled in
     // topological order, so every label coming into a component is final;
     // inside one, sweeps repeat until nothing changes.
-    stop_ = stop;
-    settled_ = true;
     if (IsAcyclic()) {
       // Reverse post-order is a topological order: one sweep settles all.
       for (uint32_t b : region_) SetLabel(b);
@@ -287,6 +297,77 @@ class Propagation {
   std::vector<uint32_t> region_;
   uint32_t stop_ = kNoLabel;
   bool settled_ = false;
+
+  // Labels the blocks in the view order (ComputeViewOrder) as they are
+  // reached and stops as soon as a single block D is left to visit, unless
+  // D lies in a cycle the view keeps: every path still going then passes
+  // D. After D the view goes forward in that order except around the
+  // cycles it keeps, which all lie after D, so no edge after D leads back
+  // to a block labelled before it: every edge after D carries D's label and
+  // no block after D can be a meet. (LLVM stops at one fresh label
+  // likewise, in its modified post-order.) Gives up, leaving no trace, on
+  // an edge that goes backward in the order (around a kept cycle before D),
+  // which the sweeps of Run handle. True if it labelled the region.
+  //
+  //      B            B diverges; S1 and S2 are reached; S1's successor J
+  //     / \           and S2's successor J leave J alone in the queue: J
+  //    S1  S2         is labelled (a join) and the propagation ends there,
+  //     \  /          not at the far post-dominator beyond X.
+  //      J -> X ...
+  template <typename EndsFn>
+  bool RunUntilMerged(const Edges& seeds, const EndsFn& ends) {
+    // From a branch inside a kept cycle the paths come round to the cycle's
+    // blocks again (the open view): no use trying.
+    if (view_.order() == nullptr || view_.InKeptCycle(view_.branch())) return false;
+    const std::vector<uint32_t>& key = *view_.order();
+    auto later = [&](uint32_t a, uint32_t b) { return key[a] > key[b]; };
+    std::vector<uint32_t> queue;  // a min-heap by the view order
+    bool forward = true;
+    auto reach = [&](uint32_t from, uint32_t to, bool seed) {
+      if (key[to] == kNoLabel || (!seed && key[to] <= key[from])) forward = false;
+      std::vector<InEdge>& in = state_.in_edges[to];
+      const bool first = in.empty();
+      const Cycle* via = seed ? nullptr : view_.CollapsedCycle(from);
+      in.push_back({from, seed, via, via != nullptr && view_.Encloses(via)});
+      if (first) {
+        region_.push_back(to);
+        queue.push_back(to);
+        std::push_heap(queue.begin(), queue.end(), later);
+      }
+    };
+    for (auto [from, to] : seeds) {
+      if (!ends(from, to)) reach(from, to, true);
+    }
+    while (forward && !queue.empty()) {
+      const bool last = queue.size() == 1;
+      std::pop_heap(queue.begin(), queue.end(), later);
+      const uint32_t b = queue.back();
+      queue.pop_back();
+      SetLabel(b);
+      if (b == stop_ || (b == view_.branch() && view_.CollapsedCycle(b) == nullptr)) continue;
+      if (last && !view_.InKeptCycle(b)) break;
+      view_.ForEachSuccessor(b, [&](uint32_t s) {
+        if (!ends(b, s)) reach(b, s, false);
+      });
+    }
+    if (forward) {
+      std::sort(region_.begin(), region_.end(),
+                [&](uint32_t a, uint32_t b) { return graph_.rpo_index[a] < graph_.rpo_index[b]; });
+      return true;
+    }
+    Reset();
+    return false;
+  }
+
+  // Clears what this propagation wrote to the thread's arrays.
+  void Reset() {
+    for (uint32_t b : region_) {
+      state_.label[b] = kNoLabel;
+      state_.meet[b] = 0;
+      state_.in_edges[b].clear();
+    }
+    region_.clear();
+  }
 
   // Sets |b|'s meet kind and label from its in-edges; true if the label changed.
   bool SetLabel(uint32_t b) {
@@ -445,11 +526,13 @@ BranchDivergence ComputeBranchDivergence(const CfgAnalyses& graph, uint32_t bran
                                          SyncDependenceCache* cache, OpenView open_view) {
   const Cfg& cfg = graph.cfg;
   BranchDivergence result;
-  const BranchView view(graph, branch, /*collapse_irreducible=*/true);
+  SyncDependenceCache local_cache;
+  if (cache == nullptr) cache = &local_cache;
+  const BranchView view(graph, branch, /*collapse_irreducible=*/true, cache->ViewOrder(graph));
   JoinMap joins;
 
-  // The region ends at the acyclic post-dominator: nothing beyond it can
-  // be a join.
+  // The region ends at the acyclic post-dominator, nothing beyond it can
+  // be a join, or earlier where the diverged paths merge (RunUntilMerged).
   const Edges seeds = SeedEdges(cfg, branch);
   Propagate(
       graph, view, seeds, [](uint32_t, uint32_t) { return false; },
@@ -499,6 +582,13 @@ BranchDivergence ComputeBranchDivergence(const CfgAnalyses& graph, uint32_t bran
             }
           }
         }
+        // If the propagation stopped where the paths merged, at D, the
+        // edges after D would not change this: in the view order a cycle's
+        // header and exits come after every block inside it, so no edge
+        // staying in or leaving a cycle that contains D was followed before
+        // D was the last block left, and all those after D carry D's label
+        // (one label: never mixed). A cycle around the branch that does not
+        // contain D lies wholly before it.
         for (uint32_t k = 0; k < count; ++k) {
           if (seen[k].leaving && seen[k].mixed)
             result.divergent_exit_cycles.push_back(enclosing[k]);
@@ -513,8 +603,6 @@ BranchDivergence ComputeBranchDivergence(const CfgAnalyses& graph, uint32_t bran
   // same view (the cycles around it are collapsed, being reducible or
   // enclosing the branch; others only if reducible), so the joins are
   // computed once per cycle.
-  SyncDependenceCache local_cache;
-  if (cache == nullptr) cache = &local_cache;
   for (const Cycle* c : result.divergent_exit_cycles) {
     const SyncDependenceCache::Joins* exit_joins = cache->ExitJoins(c);
     if (exit_joins == nullptr) {
@@ -543,7 +631,7 @@ BranchDivergence ComputeBranchDivergence(const CfgAnalyses& graph, uint32_t bran
   if (std::any_of(view.enclosing().begin(), view.enclosing().end(),
                   [](const Cycle* c) { return !c->IsReducible(); })) {
     if (open_view == OpenView::kRun) {
-      for (const Cycle* c : OpenViewCycles(graph, branch, result)) {
+      for (const Cycle* c : OpenViewCycles(graph, branch, result, cache)) {
         result.not_m_converged_cycles.push_back(c);
       }
     } else {
@@ -556,8 +644,12 @@ BranchDivergence ComputeBranchDivergence(const CfgAnalyses& graph, uint32_t bran
 // The joins of paths through the header of an irreducible cycle that
 // contains the branch, on a view in which such cycles are not collapsed.
 std::vector<const Cycle*> OpenViewCycles(const CfgAnalyses& graph, uint32_t branch,
-                                         const BranchDivergence& divergence) {
-  const BranchView open_view(graph, branch, /*collapse_irreducible=*/false);
+                                         const BranchDivergence& divergence,
+                                         SyncDependenceCache* cache) {
+  SyncDependenceCache local_cache;
+  if (cache == nullptr) cache = &local_cache;
+  const BranchView open_view(graph, branch, /*collapse_irreducible=*/false,
+                             cache->ViewOrder(graph));
   JoinMap open_joins;
   Propagate(
       graph, open_view, SeedEdges(graph.cfg, branch), [](uint32_t, uint32_t) { return false; },
@@ -569,6 +661,116 @@ std::vector<const Cycle*> OpenViewCycles(const CfgAnalyses& graph, uint32_t bran
   AddNotMConvergedCycles(graph, branch, joins, &cycles);
   cycles.erase(cycles.begin(), cycles.begin() + static_cast<std::ptrdiff_t>(known));
   return cycles;
+}
+
+// The order in which RunUntilMerged labels blocks: topological for every
+// view of the CFG except around the cycles a view keeps. Recursively, a
+// region (the function, or a cycle without its header) lists its blocks
+// and child cycles in a topological order of the region with each child
+// contracted to one node (acyclic: the children are its strongly connected
+// parts), and a child is listed as its own region followed by its header:
+//
+//        A             order: A, [C1 body: L], H, X
+//        |             H -> L -> H is a cycle with header H. A view that
+//        H <--.        collapses it goes A -> H -> X (its exit) or, from a
+//       / \   |        branch inside, L -> H -> X: forward either way. Only
+//      X   L -'        a view that keeps it has H -> L, going backward.
+//
+// (LLVM's modified post-order has the same shape.) Unreachable blocks get
+// kNoLabel.
+std::vector<uint32_t> ComputeViewOrder(const CfgAnalyses& graph) {
+  const Cfg& cfg = graph.cfg;
+  const CycleInfo& cycles = graph.cycles;
+  const uint32_t n = cfg.size();
+  std::vector<uint32_t> key(n, kNoLabel);
+  std::vector<uint32_t> indegree(n, 0);
+  // Per member of the region being ordered: the node standing for it, the
+  // header of the child cycle containing it or itself; kNoLabel outside.
+  std::vector<uint32_t> node(n, kNoLabel);
+  std::vector<char> is_child(n, 0);  // per node: a child cycle's header
+  // Work items: a block to number, or a region to order (by its header;
+  // kNoLabel: the function).
+  struct Item {
+    bool region;
+    uint32_t block;
+  };
+  std::vector<Item> work = {{true, kNoLabel}};
+  std::vector<uint32_t> members;
+  std::vector<uint32_t> sorted;
+  uint32_t next = 0;
+  while (!work.empty()) {
+    const Item item = work.back();
+    work.pop_back();
+    if (!item.region) {
+      key[item.block] = next++;
+      continue;
+    }
+    const Cycle* region = item.block == kNoLabel ? nullptr : cycles.InnermostCycle(item.block);
+    members.clear();
+    if (region == nullptr) {
+      members = graph.rpo;
+    } else {
+      for (uint32_t b : region->blocks()) {
+        if (b != region->header()) members.push_back(b);
+      }
+    }
+    for (uint32_t b : members) {
+      const Cycle* c = cycles.InnermostCycle(b);
+      if (c == region) {
+        node[b] = b;
+        continue;
+      }
+      while (c->parent() != region) c = c->parent();
+      node[b] = c->header();
+      is_child[c->header()] = 1;
+    }
+    // Kahn's algorithm over the nodes; edges to blocks outside the region
+    // (or to its header) do not order it.
+    for (uint32_t b : members) {
+      for (uint32_t s : cfg.successors[b]) {
+        if (node[s] != kNoLabel && node[s] != node[b]) ++indegree[node[s]];
+      }
+    }
+    sorted.clear();
+    for (uint32_t b : members) {
+      if (node[b] == b && indegree[b] == 0) sorted.push_back(b);
+    }
+    auto release = [&](uint32_t from, uint32_t b) {
+      for (uint32_t s : cfg.successors[b]) {
+        const uint32_t to = node[s];
+        if (to != kNoLabel && to != from && --indegree[to] == 0) sorted.push_back(to);
+      }
+    };
+    for (size_t i = 0; i < sorted.size(); ++i) {
+      const uint32_t at = sorted[i];
+      if (is_child[at]) {
+        for (uint32_t b : cycles.InnermostCycle(at)->blocks()) release(at, b);
+      } else {
+        release(at, at);
+      }
+    }
+    // Listed in reverse: the stack gives the first node first, and a
+    // region's header comes after its body. A node left over (a region
+    // that is not acyclic once contracted, not expected) goes last;
+    // RunUntilMerged checks every edge it follows anyway.
+    if (region != nullptr) work.push_back({false, region->header()});
+    for (uint32_t b : members) {
+      if (node[b] == b && indegree[b] != 0) work.push_back({is_child[b] != 0, b});
+    }
+    for (size_t i = sorted.size(); i-- > 0;) work.push_back({is_child[sorted[i]] != 0, sorted[i]});
+    for (uint32_t b : members) {
+      indegree[node[b]] = 0;
+      is_child[node[b]] = 0;
+    }
+    for (uint32_t b : members) node[b] = kNoLabel;
+  }
+  return key;
+}
+
+const std::vector<uint32_t>* SyncDependenceCache::ViewOrder(const CfgAnalyses& graph) {
+  if (!stop_when_merged_) return nullptr;
+  if (view_order_.size() != graph.cfg.size()) view_order_ = ComputeViewOrder(graph);
+  return &view_order_;
 }
 
 // Every block of |top| has the same acyclic post-dominator S: a

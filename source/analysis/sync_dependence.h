@@ -80,6 +80,12 @@ class SyncDependenceCache {
   // of one function together visit at most a few times its blocks).
   const std::vector<const Cycle*>* SegmentCycles(const CfgAnalyses& graph, const Cycle* top);
 
+  // The order in which propagations label blocks, so that they can stop
+  // where the diverged paths have merged; null if they are not to stop
+  // there (set_stop_when_merged(false): a test compares both).
+  const std::vector<uint32_t>* ViewOrder(const CfgAnalyses& graph);
+  void set_stop_when_merged(bool stop) { stop_when_merged_ = stop; }
+
  private:
   std::vector<std::unique_ptr<Joins>> exit_joins_;  // by Cycle::index()
   struct Segment {
@@ -92,6 +98,8 @@ class SyncDependenceCache {
   std::vector<uint32_t> listed_;   // per cycle: the search that last listed it
   uint32_t searches_ = 0;
   size_t visits_ = 0;
+  bool stop_when_merged_ = true;
+  std::vector<uint32_t> view_order_;  // by block; empty until needed
 };
 
 // What a divergent terminator in |branch_block| implies. |graph| must
@@ -105,7 +113,8 @@ BranchDivergence ComputeBranchDivergence(const CfgAnalyses& graph, uint32_t bran
 // OpenView::kDefer): the cycles ComputeBranchDivergence with OpenView::kRun
 // would list after divergence.not_m_converged_cycles, in that order.
 std::vector<const Cycle*> OpenViewCycles(const CfgAnalyses& graph, uint32_t branch_block,
-                                         const BranchDivergence& divergence);
+                                         const BranchDivergence& divergence,
+                                         SyncDependenceCache* cache = nullptr);
 
 // True if |settled(cycle)| holds for every cycle OpenViewCycles could list
 // for |branch_block|, so that a caller need not run it. It lists irreducible

@@ -72,7 +72,9 @@ const BranchDivergence& FunctionModel::Divergence(uint32_t block) const {
 const std::vector<const Cycle*>& FunctionModel::OpenViewCycles(uint32_t block) const {
   auto it = open_view_cache.find(block);
   if (it == open_view_cache.end()) {
-    it = open_view_cache.emplace(block, analysis::OpenViewCycles(*graph, block, Divergence(block)))
+    it = open_view_cache
+             .emplace(block, analysis::OpenViewCycles(*graph, block, Divergence(block),
+                                                      &sync_dependence_cache))
              .first;
   }
   return it->second;

@@ -184,16 +184,56 @@ TEST(SyncDependenceTest, OpenViewFindsTheDivergedEntryThroughTheHeader) {
   EXPECT_TRUE(OpenViewCandidatesSettled(g, 4, &cache, [](const Cycle*) { return true; }));
 }
 
+// Random graphs with many irreducible cycles, the same generator for the
+// tests below.
+Cfg RandomGraph(uint32_t round) {
+  uint64_t state = 0x9E3779B97F4A7C15ull ^ round;
+  auto next = [&](uint32_t bound) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<uint32_t>((state >> 33) % bound);
+  };
+  const uint32_t n = 4 + next(36);
+  std::vector<std::vector<uint32_t>> successors(n);
+  for (uint32_t b = 0; b + 1 < n; ++b) {
+    // Forward edges keep most blocks reachable; some go anywhere, which
+    // makes cycles with several entries.
+    successors[b].push_back(b + 1 + next(std::min<uint32_t>(3, n - 1 - b)));
+    if (next(3) != 0) successors[b].push_back(next(4) == 0 ? next(n) : b + 1 + next(n - 1 - b));
+  }
+  return Graph(successors);
+}
+
+// Stopping a propagation where the diverged paths have merged (the view
+// order of SyncDependenceCache) gives what propagating to the acyclic
+// post-dominator gives: the same joins with the same predecessors, the
+// same divergent exits (whose test reads edges after the merge) and the
+// same cycles that are not m-converged.
+TEST(SyncDependenceTest, StoppingWhereThePathsMergeChangesNothing) {
+  for (uint32_t round = 0; round < 2000; ++round) {
+    CfgAnalyses g(RandomGraph(round));
+    SyncDependenceCache stopping;
+    SyncDependenceCache going_on;
+    going_on.set_stop_when_merged(false);
+    for (uint32_t b = 0; b < g.cfg.size(); ++b) {
+      if (g.cfg.successors[b].size() < 2 || !g.cycles.IsReachable(b)) continue;
+      const BranchDivergence stopped = ComputeBranchDivergence(g, b, &stopping);
+      const BranchDivergence full = ComputeBranchDivergence(g, b, &going_on);
+      EXPECT_EQ(stopped.joins, full.joins) << "round " << round << ", branch " << b;
+      EXPECT_EQ(stopped.join_predecessors, full.join_predecessors)
+          << "round " << round << ", branch " << b;
+      EXPECT_EQ(stopped.divergent_exit_cycles, full.divergent_exit_cycles)
+          << "round " << round << ", branch " << b;
+      EXPECT_EQ(stopped.not_m_converged_cycles, full.not_m_converged_cycles)
+          << "round " << round << ", branch " << b;
+    }
+  }
+}
+
 // Deferring the open view loses nothing, and every cycle it names is one
 // OpenViewCandidatesSettled asks about, on random graphs with many
 // irreducible cycles: the solver may skip the open view exactly when every
 // candidate is settled.
 TEST(SyncDependenceTest, DeferredOpenViewAddsOnlyCandidates) {
-  uint64_t state = 0;
-  auto next = [&](uint32_t bound) {
-    state = state * 6364136223846793005ull + 1442695040888963407ull;
-    return static_cast<uint32_t>((state >> 33) % bound);
-  };
   size_t open_view_cycles = 0;
   // Rounds 111445 and 190485 came out of a search over 200,000: the only
   // ones there in which the open view names a top-level cycle after the
@@ -201,18 +241,9 @@ TEST(SyncDependenceTest, DeferredOpenViewAddsOnlyCandidates) {
   std::vector<uint32_t> rounds = {111445, 190485};
   for (uint32_t round = 0; round < 2000; ++round) rounds.push_back(round);
   for (uint32_t round : rounds) {
-    state = 0x9E3779B97F4A7C15ull ^ round;
-    const uint32_t n = 4 + next(36);
-    std::vector<std::vector<uint32_t>> successors(n);
-    for (uint32_t b = 0; b + 1 < n; ++b) {
-      // Forward edges keep most blocks reachable; some go anywhere, which
-      // makes cycles with several entries.
-      successors[b].push_back(b + 1 + next(std::min<uint32_t>(3, n - 1 - b)));
-      if (next(3) != 0) successors[b].push_back(next(4) == 0 ? next(n) : b + 1 + next(n - 1 - b));
-    }
-    CfgAnalyses g(Graph(successors));
+    CfgAnalyses g(RandomGraph(round));
     SyncDependenceCache cache;
-    for (uint32_t b = 0; b < n; ++b) {
+    for (uint32_t b = 0; b < g.cfg.size(); ++b) {
       if (g.cfg.successors[b].size() < 2 || !g.cycles.IsReachable(b)) continue;
       const BranchDivergence full = ComputeBranchDivergence(g, b);
       const BranchDivergence deferred = ComputeBranchDivergence(g, b, &cache, OpenView::kDefer);
