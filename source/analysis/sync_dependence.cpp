@@ -182,11 +182,7 @@ class Propagation {
     if (RunUntilMerged(seeds, ends)) return;
     std::vector<uint32_t> work;
     auto reach = [&](uint32_t from, uint32_t to, bool seed) {
-      std::vector<InEdge>& in = state_.in_edges[to];
-      const bool first = in.empty();
-      const Cycle* via = seed ? nullptr : view_.CollapsedCycle(from);
-      in.push_back({from, seed, via, via != nullptr && view_.Encloses(via)});
-      if (first) region_.push_back(to), work.push_back(to);
+      if (AddEdge(from, to, seed)) work.push_back(to);
     };
     for (auto [from, to] : seeds) {
       if (!ends(from, to)) reach(from, to, true);
@@ -325,12 +321,7 @@ class Propagation {
     bool forward = true;
     auto reach = [&](uint32_t from, uint32_t to, bool seed) {
       if (key[to] == kNoLabel || (!seed && key[to] <= key[from])) forward = false;
-      std::vector<InEdge>& in = state_.in_edges[to];
-      const bool first = in.empty();
-      const Cycle* via = seed ? nullptr : view_.CollapsedCycle(from);
-      in.push_back({from, seed, via, via != nullptr && view_.Encloses(via)});
-      if (first) {
-        region_.push_back(to);
+      if (AddEdge(from, to, seed)) {
         queue.push_back(to);
         std::push_heap(queue.begin(), queue.end(), later);
       }
@@ -357,6 +348,17 @@ class Propagation {
     }
     Reset();
     return false;
+  }
+
+  // Records the edge |from| -> |to| (a seed edge if |seed|) among |to|'s
+  // in-edges; true if it is the first, |to| joining the region.
+  bool AddEdge(uint32_t from, uint32_t to, bool seed) {
+    std::vector<InEdge>& in = state_.in_edges[to];
+    const bool first = in.empty();
+    const Cycle* via = seed ? nullptr : view_.CollapsedCycle(from);
+    in.push_back({from, seed, via, via != nullptr && view_.Encloses(via)});
+    if (first) region_.push_back(to);
+    return first;
   }
 
   // Clears what this propagation wrote to the thread's arrays.
