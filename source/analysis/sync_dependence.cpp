@@ -28,6 +28,13 @@ uint32_t AcyclicPostDominator(const CfgAnalyses& graph, uint32_t block) {
   return kNoLabel;
 }
 
+// The one of |cycle| and its ancestors whose parent is |region| (null: the
+// top-level one). |region| must be an ancestor of |cycle| or null.
+const Cycle* ChildOf(const Cycle* region, const Cycle* cycle) {
+  while (cycle->parent() != region) cycle = cycle->parent();
+  return cycle;
+}
+
 // The outermost of |cycle| and its ancestors that does not contain |block|.
 const Cycle* OutermostExcluding(const Cycle* cycle, uint32_t block) {
   while (cycle->parent() != nullptr && !cycle->parent()->Contains(block)) cycle = cycle->parent();
@@ -175,6 +182,8 @@ class Propagation {
 
   // Propagates labels from |seeds| to a fixed point; edges for which |ends|
   // is true are not followed, |stop| is included but not propagated past.
+  // RunUntilMerged first: it may stop earlier; else the whole region up to
+  // |stop|, swept by strongly connected components.
   template <typename EndsFn>
   void Run(const Edges& seeds, const EndsFn& ends, uint32_t stop) {
     stop_ = stop;
@@ -722,7 +731,7 @@ std::vector<uint32_t> ComputeViewOrder(const CfgAnalyses& graph) {
         node[b] = b;
         continue;
       }
-      while (c->parent() != region) c = c->parent();
+      c = ChildOf(region, c);
       node[b] = c->header();
       is_child[c->header()] = 1;
     }
@@ -752,13 +761,10 @@ std::vector<uint32_t> ComputeViewOrder(const CfgAnalyses& graph) {
       }
     }
     // Listed in reverse: the stack gives the first node first, and a
-    // region's header comes after its body. A node left over (a region
-    // that is not acyclic once contracted, not expected) goes last;
-    // RunUntilMerged checks every edge it follows anyway.
+    // region's header comes after its body. A node Kahn's algorithm cannot
+    // place (not expected: the children are the region's strongly connected
+    // parts) keeps kNoLabel, and RunUntilMerged gives up when it reaches it.
     if (region != nullptr) work.push_back({false, region->header()});
-    for (uint32_t b : members) {
-      if (node[b] == b && indegree[b] != 0) work.push_back({is_child[b] != 0, b});
-    }
     for (size_t i = sorted.size(); i-- > 0;) work.push_back({is_child[sorted[i]] != 0, sorted[i]});
     for (uint32_t b : members) {
       indegree[node[b]] = 0;
@@ -801,7 +807,7 @@ const std::vector<const Cycle*>* SyncDependenceCache::SegmentCycles(const CfgAna
     if (b == stop) continue;
     const Cycle* c = graph.cycles.InnermostCycle(b);
     if (c != nullptr) {
-      while (c->parent() != nullptr) c = c->parent();
+      c = ChildOf(nullptr, c);
       if (listed_.size() <= c->index()) listed_.resize(c->index() + 1, 0);
       if (c != top && !c->IsReducible() && listed_[c->index()] != search) {
         listed_[c->index()] = search;

@@ -63,10 +63,12 @@ struct BranchDivergence {
 // could add as not m-converged may skip it (OpenViewCandidatesSettled).
 enum class OpenView { kRun, kDefer };
 
-// What ComputeBranchDivergence finds the same for every branch, kept per
-// function: the joins of the exit edges of a cycle with a divergent exit
-// (threads leaving on different iterations). They lie outside the cycle,
-// where the view of the CFG is the same for every branch inside it.
+// What sync dependence finds the same for every branch, kept per function:
+// the joins of the exit edges of a cycle with a divergent exit (threads
+// leaving on different iterations; they lie outside the cycle, where the
+// view of the CFG is the same for every branch inside it), the top-level
+// cycles after each top-level cycle (OpenViewCandidatesSettled), and the
+// order in which propagations label blocks.
 class SyncDependenceCache {
  public:
   using Joins = std::vector<std::pair<uint32_t, std::vector<uint32_t>>>;  // join, predecessors

@@ -408,9 +408,12 @@ bool FunctionState::SolveBranches() {
     }
   }
   // The open view can only name cycles to raise; when all it could name
-  // already are (and so are their exits, raised with them), skip it.
-  for (const auto& [b, condition] : open_views) {
-    const Uniformity level = condition;
+  // already are (and so are their exits, raised with them), skip it. It
+  // runs after the loop, so the later branches' first propagations have
+  // marked their cycles by then.
+  for (const auto& pending : open_views) {
+    const uint32_t b = pending.first;
+    const Uniformity level = pending.second;
     if (model_.OpenViewSettled(b, [&](const Cycle* c) { return assumed_[c->index()] >= level; })) {
       continue;
     }
