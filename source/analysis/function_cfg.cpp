@@ -8,18 +8,33 @@
 namespace spirv_conv {
 namespace analysis {
 
-uint32_t FunctionCfg::Index(uint32_t label) const {
+uint32_t FunctionCfg::IndexBySearch(uint32_t label) const {
   auto it = std::lower_bound(by_label.begin(), by_label.end(), std::make_pair(label, 0u));
   return it != by_label.end() && it->first == label ? it->second : ~0u;
 }
 
 FunctionCfg BuildFunctionCfg(const spvtools::opt::Function& function) {
   FunctionCfg result;
+  uint32_t low = ~0u;
+  uint32_t high = 0;
   for (const auto& block : function) {
-    result.by_label.emplace_back(block.id(), static_cast<uint32_t>(result.label_of.size()));
     result.label_of.push_back(block.id());
+    low = std::min(low, block.id());
+    high = std::max(high, block.id());
   }
-  std::sort(result.by_label.begin(), result.by_label.end());
+  const size_t n = result.label_of.size();
+  // A table over the label range costs 4 bytes per id in it. Up to 16 ids
+  // per block (a compiler numbers a block's instructions between its
+  // labels) is 64 bytes a block, less than the analysis keeps per block in
+  // any case.
+  if (n != 0 && high - low < 16 * n + 256) {
+    result.first_label = low;
+    result.dense.assign(high - low + 1, ~0u);
+    for (uint32_t b = 0; b < n; ++b) result.dense[result.label_of[b] - low] = b;
+  } else {
+    for (uint32_t b = 0; b < n; ++b) result.by_label.emplace_back(result.label_of[b], b);
+    std::sort(result.by_label.begin(), result.by_label.end());
+  }
   result.cfg.successors.resize(result.label_of.size());
   uint32_t index = 0;
   for (const auto& block : function) {

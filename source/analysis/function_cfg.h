@@ -21,14 +21,25 @@ struct FunctionCfg {
   Cfg cfg;                         // block i is the i-th block of the function
   std::vector<uint32_t> label_of;  // block index -> OpLabel id
   // The block index of OpLabel |label|, or ~0u when it is not a block of
-  // the function. O(log blocks).
-  uint32_t Index(uint32_t label) const;
+  // the function. Constant time when the function's labels lie in a range
+  // of ids at most 16 times its block count (compilers number a
+  // function's ids in sequence); else a binary search.
+  uint32_t Index(uint32_t label) const {
+    if (!by_label.empty()) return IndexBySearch(label);
+    const uint32_t offset = label - first_label;  // wraps below the range
+    return offset < dense.size() ? dense[offset] : ~0u;
+  }
 
-  std::vector<std::pair<uint32_t, uint32_t>> by_label;  // (OpLabel id, block index), sorted
+  uint32_t first_label = 0;     // the smallest label id
+  std::vector<uint32_t> dense;  // label - first_label -> block index, or ~0u
+  // (OpLabel id, block index), sorted; used instead of |dense| when the
+  // labels are spread too widely.
+  std::vector<std::pair<uint32_t, uint32_t>> by_label;
+
+ private:
+  uint32_t IndexBySearch(uint32_t label) const;
 };
 
-// Builds the CFG of |function|: blocks in the function's order (the entry
-// first), successors in the order the terminator names them, each once.
 FunctionCfg BuildFunctionCfg(const spvtools::opt::Function& function);
 
 }  // namespace analysis
