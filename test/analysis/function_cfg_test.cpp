@@ -5,6 +5,8 @@
 
 #include "analysis/function_cfg.h"
 
+#include <string>
+
 #include "source/opt/ir_context.h"
 #include "spirv_conv/ir.h"
 #include "test/test_util.h"
@@ -78,6 +80,47 @@ OpFunctionEnd
   ASSERT_TRUE(context.ok()) << context.error().message;
   const analysis::FunctionCfg cfg = analysis::BuildFunctionCfg(*(*context)->module()->begin());
   EXPECT_EQ(cfg.cfg.successors[0], (std::vector<uint32_t>{2, 1}));  // default %merge first
+}
+
+// Index answers by a table over the label range, or by a search when the
+// labels are spread too widely for one (ids given by number here): both
+// find every block and nothing else.
+TEST(FunctionCfg, IndexFindsEveryLabelWhateverTheirSpread) {
+  for (const char* far : {"%20", "%900000"}) {
+    const std::string text = std::string(R"(; Version: 1.0
+OpCapability Shader
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %1 "main"
+OpExecutionMode %1 LocalSize 1 1 1
+%2 = OpTypeVoid
+%3 = OpTypeFunction %2
+%4 = OpTypeBool
+%5 = OpConstantTrue %4
+%1 = OpFunction %2 None %3
+%10 = OpLabel
+OpSelectionMerge %12 None
+OpBranchConditional %5 )") + far +
+                             R"( %12
+)" + far + R"( = OpLabel
+%11 = OpLogicalNot %4 %5
+OpBranch %12
+%12 = OpLabel
+OpReturn
+OpFunctionEnd
+)";
+    const SpirvBinary binary = test::MustAssemble(text.c_str());
+    auto context = BuildIrContext(binary);
+    ASSERT_TRUE(context.ok()) << context.error().message;
+    const analysis::FunctionCfg cfg = analysis::BuildFunctionCfg(*(*context)->module()->begin());
+    ASSERT_EQ(cfg.cfg.size(), 3u) << far;
+    EXPECT_EQ(cfg.by_label.empty(), std::string(far) == "%20") << far;  // each way once
+    for (uint32_t b = 0; b < cfg.cfg.size(); ++b) EXPECT_EQ(cfg.Index(cfg.label_of[b]), b) << far;
+    EXPECT_EQ(cfg.cfg.successors[0], (std::vector<uint32_t>{1, 2})) << far;
+    for (uint32_t other : {0u, 1u, 5u, 9u, 11u, 13u, 19u, 21u, 899999u, 900001u, ~0u}) {
+      if (other == cfg.label_of[1]) continue;
+      EXPECT_EQ(cfg.Index(other), ~0u) << far << ": id " << other;
+    }
+  }
 }
 
 }  // namespace
