@@ -106,12 +106,14 @@ class BranchView {
     if (c == nullptr || c->header() != block) return nullptr;
     return Collapses(c) ? c : nullptr;
   }
-  // True if a cycle that this view keeps (does not collapse) contains |block|.
-  bool InKeptCycle(uint32_t block) const {
+  // The outermost cycle that this view keeps (does not collapse) and that
+  // contains |block|, or null.
+  const Cycle* OutermostKeptCycle(uint32_t block) const {
+    const Cycle* kept = nullptr;
     for (const Cycle* c = graph_.cycles.InnermostCycle(block); c != nullptr; c = c->parent()) {
-      if (!Collapses(c)) return true;
+      if (!Collapses(c)) kept = c;
     }
-    return false;
+    return kept;
   }
   // Calls |visit(target)| for every successor of |block| in this view.
   template <typename Visit>
@@ -221,22 +223,7 @@ class Propagation {
       for (uint32_t b : region_) SetLabel(b);
       return;
     }
-    ForEachComponentInTopologicalOrder([&](uint32_t* first, uint32_t* last) {
-      const size_t size = static_cast<size_t>(last - first);
-      if (size == 1) {
-        SetLabel(*first);
-        return;
-      }
-      std::sort(first, last,
-                [&](uint32_t a, uint32_t b) { return graph_.rpo_index[a] < graph_.rpo_index[b]; });
-      const size_t limit = 4 * size + 16;
-      bool changed = true;
-      for (size_t sweep = 0; changed && sweep < limit; ++sweep) {
-        changed = false;
-        for (const uint32_t* b = first; b != last; ++b) changed |= SetLabel(*b);
-      }
-      if (changed) settled_ = false;
-    });
+    SweepComponents(region_);
   }
 
   // Whether the labels reached a fixed point within the sweep limit.
@@ -310,20 +297,23 @@ class Propagation {
   // cycles it keeps, which all lie after D, so no edge after D leads back
   // to a block labelled before it: every edge after D carries D's label and
   // no block after D can be a meet. (LLVM stops at one fresh label
-  // likewise, in its modified post-order.) Gives up, leaving no trace, on
-  // an edge that goes backward in the order (around a kept cycle before D),
-  // which the sweeps of Run handle. True if it labelled the region.
+  // likewise, in its modified post-order.)
   //
   //      B            B diverges; S1 and S2 are reached; S1's successor J
   //     / \           and S2's successor J leave J alone in the queue: J
   //    S1  S2         is labelled (a join) and the propagation ends there,
   //     \  /          not at the far post-dominator beyond X.
   //      J -> X ...
+  //
+  // A cycle the view keeps is labelled as one unit when the first of its
+  // blocks comes up (LabelKeptCycle). Its blocks are consecutive in the
+  // order, after every block with an edge into it, so the labels coming in
+  // are final by then. Gives up, leaving no trace, on any other edge that
+  // goes backward in the order (not expected), which the sweeps of Run
+  // handle. True if it labelled the region.
   template <typename EndsFn>
   bool RunUntilMerged(const Edges& seeds, const EndsFn& ends) {
-    // From a branch inside a kept cycle the paths come round to the cycle's
-    // blocks again (the open view): no use trying.
-    if (view_.order() == nullptr || view_.InKeptCycle(view_.branch())) return false;
+    if (view_.order() == nullptr) return false;
     const std::vector<uint32_t>& key = *view_.order();
     auto later = [&](uint32_t a, uint32_t b) { return key[a] > key[b]; };
     std::vector<uint32_t> queue;  // a min-heap by the view order
@@ -338,14 +328,26 @@ class Propagation {
     for (auto [from, to] : seeds) {
       if (!ends(from, to)) reach(from, to, true);
     }
-    while (forward && !queue.empty()) {
-      const bool last = queue.size() == 1;
+    auto pop = [&] {
       std::pop_heap(queue.begin(), queue.end(), later);
       const uint32_t b = queue.back();
       queue.pop_back();
+      return b;
+    };
+    std::vector<uint32_t> unit;  // the reached blocks of a kept cycle
+    while (forward && !queue.empty()) {
+      const bool last = queue.size() == 1;
+      const uint32_t b = pop();
+      if (const Cycle* kept = view_.OutermostKeptCycle(b)) {
+        // The cycle's blocks waiting in the queue come next in the order.
+        unit = {b};
+        while (!queue.empty() && kept->Contains(queue.front())) unit.push_back(pop());
+        LabelKeptCycle(kept, ends, reach, &unit);
+        continue;
+      }
       SetLabel(b);
       if (b == stop_ || (b == view_.branch() && view_.CollapsedCycle(b) == nullptr)) continue;
-      if (last && !view_.InKeptCycle(b)) break;
+      if (last) break;
       view_.ForEachSuccessor(b, [&](uint32_t s) {
         if (!ends(b, s)) reach(b, s, false);
       });
@@ -357,6 +359,30 @@ class Propagation {
     }
     Reset();
     return false;
+  }
+
+  // Labels the blocks of |kept| (a cycle the view keeps) reached from
+  // |unit|, the ones reached so far: follows the view's edges inside the
+  // cycle to every block they reach, hands edges leaving it to
+  // |reach_outside|, and sweeps the reached blocks by their strongly
+  // connected components as Run does. Neither the branch nor the stop
+  // block is followed, as in Run.
+  template <typename EndsFn, typename ReachFn>
+  void LabelKeptCycle(const Cycle* kept, const EndsFn& ends, const ReachFn& reach_outside,
+                      std::vector<uint32_t>* unit) {
+    for (size_t i = 0; i < unit->size(); ++i) {
+      const uint32_t b = (*unit)[i];
+      if (b == stop_ || (b == view_.branch() && view_.CollapsedCycle(b) == nullptr)) continue;
+      view_.ForEachSuccessor(b, [&](uint32_t s) {
+        if (ends(b, s)) return;
+        if (!kept->Contains(s)) {
+          reach_outside(b, s, false);
+        } else if (AddEdge(b, s, false)) {
+          unit->push_back(s);
+        }
+      });
+    }
+    SweepComponents(*unit);
   }
 
   // Records the edge |from| -> |to| (a seed edge if |seed|) among |to|'s
@@ -405,9 +431,33 @@ class Propagation {
     return true;
   }
 
-  // Calls |sweep(first, last)| for each strongly connected component of the
-  // region (edges: the non-seed in-edges), predecessors' components first;
-  // [first, last) are the component's blocks, in no particular order.
+  // Labels |blocks| (reached blocks whose in-edges from outside them are
+  // labelled already) by their strongly connected components in
+  // topological order, so every label coming into a component is final;
+  // inside one, sweeps in reverse post-order repeat until nothing changes.
+  void SweepComponents(const std::vector<uint32_t>& blocks) {
+    ForEachComponentInTopologicalOrder(blocks, [&](uint32_t* first, uint32_t* last) {
+      const size_t size = static_cast<size_t>(last - first);
+      if (size == 1) {
+        SetLabel(*first);
+        return;
+      }
+      std::sort(first, last,
+                [&](uint32_t a, uint32_t b) { return graph_.rpo_index[a] < graph_.rpo_index[b]; });
+      const size_t limit = 4 * size + 16;
+      bool changed = true;
+      for (size_t sweep = 0; changed && sweep < limit; ++sweep) {
+        changed = false;
+        for (const uint32_t* b = first; b != last; ++b) changed |= SetLabel(*b);
+      }
+      if (changed) settled_ = false;
+    });
+  }
+
+  // Calls |sweep(first, last)| for each strongly connected component of
+  // |blocks| (edges: the non-seed in-edges among them), predecessors'
+  // components first; [first, last) are the component's blocks, in no
+  // particular order.
   //
   // Tarjan's algorithm on the reversed region, which is what the in-edge
   // lists are: it completes a component only after every component it
@@ -416,9 +466,10 @@ class Propagation {
   // swept as soon as it is complete. On the thread's scratch arrays: no
   // allocation once they have grown.
   template <typename SweepFn>
-  void ForEachComponentInTopologicalOrder(const SweepFn& sweep) const {
+  void ForEachComponentInTopologicalOrder(const std::vector<uint32_t>& blocks,
+                                          const SweepFn& sweep) const {
     ForEachComponent(
-        region_,
+        blocks,
         [&](uint32_t b, uint32_t k) {
           const std::vector<InEdge>& in = state_.in_edges[b];
           if (k >= in.size()) return kNoMoreEdges;
