@@ -21,8 +21,8 @@ BreakBlocks FindBreakBlocks(const spvtools::opt::Function& function, const Funct
   const DominatorTree& dom = graph.dominators;
   BreakBlocks result;
   result.of_cycle.assign(graph.cycles.AllCycles().size(), {});
-  result.cycles_of.assign(blocks.cfg.size(), {});
   std::vector<uint32_t> seen_for(blocks.cfg.size(), ~0u);  // the header that visited it
+  std::vector<std::pair<uint32_t, uint32_t>> break_of;     // (block, cycle index)
   uint32_t header = 0;
   for (const spvtools::opt::BasicBlock& block : function) {
     const uint32_t h = header++;
@@ -43,10 +43,11 @@ BreakBlocks FindBreakBlocks(const spvtools::opt::Function& function, const Funct
       }
       seen_for[x] = h;
       result.of_cycle[cycle->index()].push_back(x);
-      result.cycles_of[x].push_back(cycle->index());
+      break_of.emplace_back(x, cycle->index());
       for (uint32_t s : blocks.cfg.successors[x]) work.push_back(s);
     }
   }
+  result.cycles_of = CompressedLists::FromPairs(blocks.cfg.size(), break_of);
   return result;
 }
 

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "analysis/cfg_analyses.h"
+#include "analysis/compressed_lists.h"
 #include "analysis/function_cfg.h"
 #include "source/opt/function.h"
 
@@ -32,8 +33,9 @@ namespace analysis {
 struct BreakBlocks {
   // Per cycle index (Cycle::index()): its break blocks.
   std::vector<std::vector<uint32_t>> of_cycle;
-  // Per block index: the cycles it is a break block of.
-  std::vector<std::vector<uint32_t>> cycles_of;
+  // Per block index: the cycles it is a break block of. Asked for the
+  // defining block of every operand the solver reads across blocks.
+  CompressedLists cycles_of;
 };
 
 // The break blocks of the structured loops of |function|, whose CFG is

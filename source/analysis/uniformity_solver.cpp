@@ -123,7 +123,7 @@ Uniformity FunctionState::TemporalLevel(uint32_t def, uint32_t use_block,
   // use past the merge sees the values of different iterations.
   for (uint32_t ci : model_.break_blocks.cycles_of[def_block]) {
     const Cycle* c = model_.cycles[ci];
-    const std::vector<uint32_t>& of_use = model_.break_blocks.cycles_of[use_block];
+    const CompressedLists::Range of_use = model_.break_blocks.cycles_of[use_block];
     if (c->Contains(use_block) || std::find(of_use.begin(), of_use.end(), ci) != of_use.end()) {
       continue;
     }
