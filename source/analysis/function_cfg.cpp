@@ -19,6 +19,8 @@ FunctionCfg BuildFunctionCfg(const spvtools::opt::Function& function) {
   uint32_t high = 0;
   for (const auto& block : function) {
     result.label_of.push_back(block.id());
+    result.terminator.push_back(&*block.ctail());
+    result.loop_merge.push_back(block.GetLoopMergeInst());
     low = std::min(low, block.id());
     high = std::max(high, block.id());
   }
@@ -35,11 +37,10 @@ FunctionCfg BuildFunctionCfg(const spvtools::opt::Function& function) {
     for (uint32_t b = 0; b < n; ++b) result.by_label.emplace_back(result.label_of[b], b);
     std::sort(result.by_label.begin(), result.by_label.end());
   }
-  result.cfg.successors.resize(result.label_of.size());
-  uint32_t index = 0;
-  for (const auto& block : function) {
-    std::vector<uint32_t>& successors = result.cfg.successors[index++];
-    const spvtools::opt::Instruction& terminator = *block.ctail();
+  result.cfg.successors.resize(n);
+  for (uint32_t b = 0; b < n; ++b) {
+    std::vector<uint32_t>& successors = result.cfg.successors[b];
+    const spvtools::opt::Instruction& terminator = *result.terminator[b];
     auto add = [&](uint32_t in_operand) {
       const uint32_t successor = result.Index(terminator.GetSingleWordInOperand(in_operand));
       // OpSwitch may name a target more than once.

@@ -16,17 +16,14 @@ const Cycle* CycleOfHeader(const CycleInfo& cycles, uint32_t header) {
 
 }  // namespace
 
-BreakBlocks FindBreakBlocks(const spvtools::opt::Function& function, const FunctionCfg& blocks,
-                            const CfgAnalyses& graph) {
+BreakBlocks FindBreakBlocks(const FunctionCfg& blocks, const CfgAnalyses& graph) {
   const DominatorTree& dom = graph.dominators;
   BreakBlocks result;
   result.of_cycle.assign(graph.cycles.AllCycles().size(), {});
   std::vector<uint32_t> seen_for(blocks.cfg.size(), ~0u);  // the header that visited it
   std::vector<std::pair<uint32_t, uint32_t>> break_of;     // (block, cycle index)
-  uint32_t header = 0;
-  for (const spvtools::opt::BasicBlock& block : function) {
-    const uint32_t h = header++;
-    const spvtools::opt::Instruction* loop_merge = block.GetLoopMergeInst();
+  for (uint32_t h = 0; h < blocks.cfg.size(); ++h) {
+    const spvtools::opt::Instruction* loop_merge = blocks.loop_merge[h];
     if (loop_merge == nullptr || !dom.IsReachable(h)) continue;
     const Cycle* cycle = CycleOfHeader(graph.cycles, h);
     if (cycle == nullptr) continue;

@@ -38,10 +38,9 @@ struct BreakBlocks {
   CompressedLists cycles_of;
 };
 
-// The break blocks of the structured loops of |function|, whose CFG is
-// |blocks| with analyses |graph|.
-BreakBlocks FindBreakBlocks(const spvtools::opt::Function& function, const FunctionCfg& blocks,
-                            const CfgAnalyses& graph);
+// The break blocks of the structured loops of the function whose CFG is
+// |blocks| (with its OpLoopMerge instructions) with analyses |graph|.
+BreakBlocks FindBreakBlocks(const FunctionCfg& blocks, const CfgAnalyses& graph);
 
 }  // namespace analysis
 }  // namespace spirv_conv

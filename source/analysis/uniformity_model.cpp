@@ -62,6 +62,7 @@ PointerRoot FindRoot(const ModuleIndex& index, uint32_t pointer_id) {
 }
 
 const BranchDivergence& FunctionModel::Divergence(uint32_t block) const {
+  if (divergence_cache.empty()) divergence_cache.resize(blocks.cfg.size());
   auto& slot = divergence_cache[block];
   if (!slot)
     slot = std::make_unique<BranchDivergence>(
@@ -173,25 +174,25 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
   m.kills.assign(n_blocks, 0);
   {
     const auto self = may_end.find(function->result_id());
-    const bool calls_may_end = self == may_end.end() || self->second;
-    uint32_t b = 0;
-    for (auto& block : *function) {
-      for (Instruction& inst : block) {
-        if (!calls_may_end) break;  // no call in it may end the invocation
-        if (inst.opcode() != spv::Op::OpFunctionCall) continue;
-        auto it = may_end.find(inst.GetSingleWordInOperand(0));
-        if (it != may_end.end() && it->second) m.may_end_invocation[b] = 1;
+    if (self == may_end.end() || self->second) {
+      uint32_t b = 0;
+      for (auto& block : *function) {
+        for (Instruction& inst : block) {
+          if (inst.opcode() != spv::Op::OpFunctionCall) continue;
+          auto it = may_end.find(inst.GetSingleWordInOperand(0));
+          if (it != may_end.end() && it->second) m.may_end_invocation[b] = 1;
+        }
+        ++b;
       }
-      m.kills[b] = IsKill(block.tail()->opcode());
-      ++b;
     }
+    for (uint32_t b = 0; b < n_blocks; ++b) m.kills[b] = IsKill(m.blocks.terminator[b]->opcode());
   }
   m.graph = std::make_unique<CfgAnalyses>(m.blocks.cfg, m.may_end_invocation);
   m.memory = BuildMemorySsa(*function, m.blocks, *m.graph);
   const CfgAnalyses& g = *m.graph;
 
   m.cycles = g.cycles.AllCycles();
-  m.break_blocks = FindBreakBlocks(*function, m.blocks, g);
+  m.break_blocks = FindBreakBlocks(m.blocks, g);
 
   // Nodes: parameters, then per block (in function order) its instructions
   // with the virtual phis placed with the block's phis. The entry is the
@@ -411,15 +412,11 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
   // Branch conditions.
   m.condition.assign(n_blocks, kNoNode);
   m.condition_id.assign(n_blocks, 0);
-  {
-    uint32_t b = 0;
-    for (auto& block : *function) {
-      if (m.blocks.cfg.successors[b].size() > 1) {
-        const uint32_t id = block.tail()->GetSingleWordInOperand(0);
-        m.condition_id[b] = id;
-        m.condition[b] = m.NodeOf(id);
-      }
-      ++b;
+  for (uint32_t b = 0; b < n_blocks; ++b) {
+    if (m.blocks.cfg.successors[b].size() > 1) {
+      const uint32_t id = m.blocks.terminator[b]->GetSingleWordInOperand(0);
+      m.condition_id[b] = id;
+      m.condition[b] = m.NodeOf(id);
     }
   }
 

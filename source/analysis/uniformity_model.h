@@ -135,7 +135,9 @@ struct FunctionModel {
   std::vector<uint32_t> parameter_ids;
   std::vector<bool> parameter_is_pointer;
 
-  mutable std::unordered_map<uint32_t, std::unique_ptr<BranchDivergence>> divergence_cache;
+  // Per block, once asked for (most functions have few divergent branches,
+  // a large one many: a hash map was a cache miss per lookup there).
+  mutable std::vector<std::unique_ptr<BranchDivergence>> divergence_cache;
   mutable std::unordered_map<uint32_t, std::vector<const Cycle*>> open_view_cache;
   mutable SyncDependenceCache sync_dependence_cache;
   // The divergence of |block|'s terminator, with the open view deferred.

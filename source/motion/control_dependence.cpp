@@ -33,10 +33,9 @@ std::vector<std::vector<uint32_t>> DirectDependence(const analysis::CfgAnalyses&
 // A break block of a structured loop (analysis/loop_constructs.h) runs on
 // the iteration an invocation leaves: which one the loop's exiting branches
 // decide, even where the block post-dominates them.
-void AddBreakDependence(const spvtools::opt::Function& function, const analysis::FunctionCfg& graph,
-                        const analysis::CfgAnalyses& cfg,
+void AddBreakDependence(const analysis::FunctionCfg& graph, const analysis::CfgAnalyses& cfg,
                         std::vector<std::vector<uint32_t>>* depends) {
-  const analysis::BreakBlocks breaks = analysis::FindBreakBlocks(function, graph, cfg);
+  const analysis::BreakBlocks breaks = analysis::FindBreakBlocks(graph, cfg);
   const std::vector<const Cycle*> cycles = cfg.cycles.AllCycles();
   for (const Cycle* cycle : cycles) {
     const std::vector<uint32_t>& blocks = breaks.of_cycle[cycle->index()];
@@ -61,7 +60,7 @@ ControlDependence::ControlDependence(spvtools::opt::IRContext& context,
     const analysis::FunctionCfg graph = analysis::BuildFunctionCfg(function);
     const analysis::CfgAnalyses cfg(graph.cfg);
     std::vector<std::vector<uint32_t>> direct = DirectDependence(cfg);
-    AddBreakDependence(function, graph, cfg, &direct);
+    AddBreakDependence(graph, cfg, &direct);
     for (uint32_t b = 0; b < graph.cfg.size(); ++b) {
       if (!cfg.dominators.IsReachable(b) || b == cfg.dominators.root()) continue;
       idom_[graph.label_of[b]] = graph.label_of[cfg.dominators.Idom(b)];
