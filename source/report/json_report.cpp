@@ -4,6 +4,8 @@
 // The JSON report of docs/json.md ("spirv-conv lint --format json"). Field
 // names are a contract other tools depend on: add, never rename.
 
+#include <utility>
+
 #include "nlohmann/json.hpp"
 #include "report/finding_json.h"
 #include "spirv_conv/report.h"
@@ -19,11 +21,12 @@ std::string RenderJson(const std::vector<FileFindings>& files) {
   for (const FileFindings& file : files) {
     json findings = json::array();
     for (const Finding& finding : file.findings) findings.push_back(FindingJson(finding));
-    json entry = {{"file", file.file}, {"findings", findings}};
+    json entry = {{"file", file.file}, {"findings", std::move(findings)}};
     if (file.error) entry["error"] = file.error->message;
-    entries.push_back(entry);
+    entries.push_back(std::move(entry));
   }
-  json report = {{"tool", "spirv-conv"}, {"version", VersionNumber()}, {"files", entries}};
+  json report = {
+      {"tool", "spirv-conv"}, {"version", VersionNumber()}, {"files", std::move(entries)}};
   // glslang stores non-ASCII file names as raw bytes; replace what is not UTF-8.
   return report.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }

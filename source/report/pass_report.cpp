@@ -4,6 +4,8 @@
 // The JSON of `spirv-conv opt --report` (docs/passes.md#report). Field names
 // are a contract: add, never rename.
 
+#include <utility>
+
 #include "nlohmann/json.hpp"
 #include "report/finding_json.h"
 #include "spirv_conv/report.h"
@@ -50,12 +52,13 @@ std::string RenderPassReport(const std::vector<ModuleChanges>& modules) {
     }
     json entry = {{"input", module.input},
                   {"output", OrNull(module.output)},
-                  {"changes", changes},
-                  {"optimizer", optimizer}};
+                  {"changes", std::move(changes)},
+                  {"optimizer", std::move(optimizer)}};
     if (!module.error.empty()) entry["error"] = module.error;
-    entries.push_back(entry);
+    entries.push_back(std::move(entry));
   }
-  json report = {{"tool", "spirv-conv"}, {"version", VersionNumber()}, {"modules", entries}};
+  json report = {
+      {"tool", "spirv-conv"}, {"version", VersionNumber()}, {"modules", std::move(entries)}};
   return report.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
