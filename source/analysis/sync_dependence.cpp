@@ -367,6 +367,14 @@ class Propagation {
   // |reach_outside|, and sweeps the reached blocks by their strongly
   // connected components as Run does. Neither the branch nor the stop
   // block is followed, as in Run.
+  //
+  //        B            B diverges outside the irreducible cycle {P, Q},
+  //       / \           entered at P (from S) and at Q (from B). In the
+  //      S   |          order S comes before the cycle and X after it, so
+  //      |   |          when the first of P and Q comes up the other waits
+  //      P<->Q          in the queue: the unit is {P, Q}; P <-> Q are
+  //       \ /           followed inside it, the edges to X are queued, and
+  //        X            P and Q are swept to a fixed point before X.
   template <typename EndsFn, typename ReachFn>
   void LabelKeptCycle(const Cycle* kept, const EndsFn& ends, const ReachFn& reach_outside,
                       std::vector<uint32_t>* unit) {
