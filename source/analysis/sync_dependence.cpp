@@ -201,7 +201,7 @@ class Propagation {
     while (!work.empty()) {
       const uint32_t b = work.back();
       work.pop_back();
-      if (b == stop || (b == view_.branch() && view_.CollapsedCycle(b) == nullptr)) continue;
+      if (GoesNoFurther(b)) continue;
       view_.ForEachSuccessor(b, [&](uint32_t s) {
         if (!ends(b, s)) reach(b, s, false);
       });
@@ -346,7 +346,7 @@ class Propagation {
         continue;
       }
       SetLabel(b);
-      if (b == stop_ || (b == view_.branch() && view_.CollapsedCycle(b) == nullptr)) continue;
+      if (GoesNoFurther(b)) continue;
       if (last) break;
       view_.ForEachSuccessor(b, [&](uint32_t s) {
         if (!ends(b, s)) reach(b, s, false);
@@ -380,7 +380,7 @@ class Propagation {
                       std::vector<uint32_t>* unit) {
     for (size_t i = 0; i < unit->size(); ++i) {
       const uint32_t b = (*unit)[i];
-      if (b == stop_ || (b == view_.branch() && view_.CollapsedCycle(b) == nullptr)) continue;
+      if (GoesNoFurther(b)) continue;
       view_.ForEachSuccessor(b, [&](uint32_t s) {
         if (ends(b, s)) return;
         if (!kept->Contains(s)) {
@@ -391,6 +391,13 @@ class Propagation {
       });
     }
     SweepComponents(*unit);
+  }
+
+  // True if the propagation does not follow |b|'s edges: |b| is the stop
+  // block, or the branch itself come round again (unless the view collapses
+  // a cycle onto it, whose exits are followed).
+  bool GoesNoFurther(uint32_t b) const {
+    return b == stop_ || (b == view_.branch() && view_.CollapsedCycle(b) == nullptr);
   }
 
   // Records the edge |from| -> |to| (a seed edge if |seed|) among |to|'s
