@@ -46,6 +46,8 @@ struct FunctionCfg {
   uint32_t IndexBySearch(uint32_t label) const;
 };
 
+// Builds the CFG of |function|: blocks in the function's order (the entry
+// first), successors in the order the terminator names them, each once.
 FunctionCfg BuildFunctionCfg(const spvtools::opt::Function& function);
 
 }  // namespace analysis
