@@ -206,18 +206,16 @@ class Propagation {
         if (!ends(b, s)) reach(b, s, false);
       });
     }
-    std::sort(region_.begin(), region_.end(),
-              [&](uint32_t a, uint32_t b) { return graph_.rpo_index[a] < graph_.rpo_index[b]; });
+    SortInReversePostOrder(region_.data(), region_.data() + region_.size());
     // Where labels meet, the block defines its own label. It is a join when
     // labels meet on its real edges; a meet that needs a collapsed header's
     // edge is where threads that stayed in a cycle for more iterations meet
     // those that left earlier: a divergent cycle exit (temporal divergence,
     // and the exit-edge joins), not a join of disjoint paths.
     //
-    // The view has cycles only inside irreducible cycles that do not contain
-    // the branch. Its strongly connected components are labelled in
-    // topological order, so every label coming into a component is final;
-    // inside one, sweeps repeat until nothing changes.
+    // The view has cycles only inside the irreducible cycles it keeps; the
+    // region is then labelled by strongly connected components
+    // (SweepComponents).
     if (IsAcyclic()) {
       // Reverse post-order is a topological order: one sweep settles all.
       for (uint32_t b : region_) SetLabel(b);
@@ -353,8 +351,7 @@ class Propagation {
       });
     }
     if (forward) {
-      std::sort(region_.begin(), region_.end(),
-                [&](uint32_t a, uint32_t b) { return graph_.rpo_index[a] < graph_.rpo_index[b]; });
+      SortInReversePostOrder(region_.data(), region_.data() + region_.size());
       return true;
     }
     Reset();
@@ -391,6 +388,11 @@ class Propagation {
       });
     }
     SweepComponents(*unit);
+  }
+
+  void SortInReversePostOrder(uint32_t* first, uint32_t* last) const {
+    std::sort(first, last,
+              [&](uint32_t a, uint32_t b) { return graph_.rpo_index[a] < graph_.rpo_index[b]; });
   }
 
   // True if the propagation does not follow |b|'s edges: |b| is the stop
@@ -457,8 +459,7 @@ class Propagation {
         SetLabel(*first);
         return;
       }
-      std::sort(first, last,
-                [&](uint32_t a, uint32_t b) { return graph_.rpo_index[a] < graph_.rpo_index[b]; });
+      SortInReversePostOrder(first, last);
       const size_t limit = 4 * size + 16;
       bool changed = true;
       for (size_t sweep = 0; changed && sweep < limit; ++sweep) {
