@@ -10,7 +10,14 @@ namespace spirv_conv {
 namespace analysis {
 
 CfgAnalyses::CfgAnalyses(Cfg graph, const std::vector<char>& also_exit)
-    : cfg(std::move(graph)),
+    : CfgAnalyses(std::move(graph), nullptr, also_exit) {}
+
+CfgAnalyses::CfgAnalyses(const Cfg* graph, const std::vector<char>& also_exit)
+    : CfgAnalyses(Cfg{}, graph, also_exit) {}
+
+CfgAnalyses::CfgAnalyses(Cfg owned, const Cfg* borrowed, const std::vector<char>& also_exit)
+    : owned_(std::move(owned)),
+      cfg(borrowed != nullptr ? *borrowed : owned_),
       predecessors(CompressedPredecessors(cfg)),
       rpo(cfg.size() == 0 ? std::vector<uint32_t>{} : ReversePostOrder(cfg.successors, cfg.entry)),
       rpo_index(cfg.size(), ~0u),

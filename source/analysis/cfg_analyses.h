@@ -20,8 +20,19 @@ namespace analysis {
 struct CfgAnalyses {
   // |also_exit|: blocks that may end the invocation before their terminator.
   explicit CfgAnalyses(Cfg graph, const std::vector<char>& also_exit = {});
+  // The same over |*graph|, which is not copied and must outlive this (the
+  // uniformity model's FunctionCfg: a copy of a 100,000-block CFG is as
+  // many allocations).
+  explicit CfgAnalyses(const Cfg* graph, const std::vector<char>& also_exit = {});
+  CfgAnalyses(const CfgAnalyses&) = delete;
+  CfgAnalyses& operator=(const CfgAnalyses&) = delete;
 
-  Cfg cfg;
+ private:
+  CfgAnalyses(Cfg owned, const Cfg* borrowed, const std::vector<char>& also_exit);
+  Cfg owned_;  // the graph when it was handed over, else empty
+
+ public:
+  const Cfg& cfg;
   CompressedLists predecessors;     // per block, in block order
   std::vector<uint32_t> rpo;        // the reachable blocks in reverse post-order
   std::vector<uint32_t> rpo_index;  // position in |rpo|; ~0u if unreachable

@@ -38,6 +38,13 @@ class CompressedLists {
     return {items_.data() + starts_.back(), items_.data() + items_.size()};
   }
   void Finish() { starts_.push_back(static_cast<uint32_t>(items_.size())); }
+  // Room for |lists| lists of |items| items in all, so that building them
+  // does not copy what it has so far each time the arrays grow.
+  void Reserve(size_t lists, size_t items) {
+    starts_.reserve(lists + 1);
+    items_.reserve(items);
+  }
+  size_t total_items() const { return items_.size(); }
   // Lists 0..|lists|-1 from (list, item) pairs, in pair order within a list.
   static CompressedLists FromPairs(uint32_t lists,
                                    const std::vector<std::pair<uint32_t, uint32_t>>& pairs);

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 
+#include "analysis/compressed_lists.h"
+
 namespace spirv_conv {
 namespace analysis {
 
@@ -17,13 +19,44 @@ FunctionCfg BuildFunctionCfg(const spvtools::opt::Function& function) {
   FunctionCfg result;
   uint32_t low = ~0u;
   uint32_t high = 0;
+  // The branch targets (OpLabel ids) of each block, read in the same walk as
+  // its label: a second walk over the terminators was a cache miss or two per
+  // block on a large function. They become block indices below, once every
+  // label is known.
+  CompressedLists targets;
   for (const auto& block : function) {
+    const spvtools::opt::Instruction& terminator = *block.ctail();
     result.label_of.push_back(block.id());
-    result.terminator.push_back(&*block.ctail());
+    result.terminator_opcode.push_back(terminator.opcode());
     result.loop_merge.push_back(block.GetLoopMergeInst());
     low = std::min(low, block.id());
     high = std::max(high, block.id());
+    uint32_t operand = 0;
+    targets.StartList();
+    switch (terminator.opcode()) {
+      case spv::Op::OpBranch:
+        targets.Add(terminator.GetSingleWordInOperand(0));
+        break;
+      case spv::Op::OpBranchConditional:
+        operand = terminator.GetSingleWordInOperand(0);
+        targets.Add(terminator.GetSingleWordInOperand(1));
+        targets.Add(terminator.GetSingleWordInOperand(2));
+        break;
+      case spv::Op::OpSwitch:  // selector, default, then (literal, label) pairs
+        operand = terminator.GetSingleWordInOperand(0);
+        for (uint32_t i = 1; i < terminator.NumInOperands(); i += 2) {
+          targets.Add(terminator.GetSingleWordInOperand(i));
+        }
+        break;
+      case spv::Op::OpReturnValue:
+        operand = terminator.GetSingleWordInOperand(0);
+        break;
+      default:
+        break;
+    }
+    result.terminator_operand.push_back(operand);
   }
+  targets.Finish();
   const size_t n = result.label_of.size();
   // A table over the label range costs 4 bytes per id in it. Up to 16 ids
   // per block (a compiler numbers a block's instructions between its
@@ -40,28 +73,13 @@ FunctionCfg BuildFunctionCfg(const spvtools::opt::Function& function) {
   result.cfg.successors.resize(n);
   for (uint32_t b = 0; b < n; ++b) {
     std::vector<uint32_t>& successors = result.cfg.successors[b];
-    const spvtools::opt::Instruction& terminator = *result.terminator[b];
-    auto add = [&](uint32_t in_operand) {
-      const uint32_t successor = result.Index(terminator.GetSingleWordInOperand(in_operand));
+    for (uint32_t label : targets[b]) {
+      const uint32_t successor = result.Index(label);
       // OpSwitch may name a target more than once.
       if (successor != ~0u &&
           std::find(successors.begin(), successors.end(), successor) == successors.end()) {
         successors.push_back(successor);
       }
-    };
-    switch (terminator.opcode()) {
-      case spv::Op::OpBranch:
-        add(0);
-        break;
-      case spv::Op::OpBranchConditional:
-        add(1);
-        add(2);
-        break;
-      case spv::Op::OpSwitch:  // selector, default, then (literal, label) pairs
-        for (uint32_t i = 1; i < terminator.NumInOperands(); i += 2) add(i);
-        break;
-      default:
-        break;
     }
   }
   return result;

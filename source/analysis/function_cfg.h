@@ -20,12 +20,15 @@ namespace analysis {
 struct FunctionCfg {
   Cfg cfg;                         // block i is the i-th block of the function
   std::vector<uint32_t> label_of;  // block index -> OpLabel id
-  // Per block: its terminator, and its OpLoopMerge or null. Found in the
-  // one walk over the blocks that builds the CFG, so that later passes
-  // need not visit SPIRV-Tools' blocks again for them (on a large function
-  // each visit was a few cache misses per block).
-  std::vector<const spvtools::opt::Instruction*> terminator;
+  // Per block: its terminator's opcode, its OpLoopMerge or null, and the
+  // terminator's first id (the condition of OpBranchConditional, the
+  // selector of OpSwitch, the value of OpReturnValue; 0 for the others).
+  // Found in the one walk over the blocks that builds the CFG, so that
+  // later passes need not visit SPIRV-Tools' blocks again for them (on a
+  // large function each visit was a few cache misses per block).
+  std::vector<spv::Op> terminator_opcode;
   std::vector<const spvtools::opt::Instruction*> loop_merge;
+  std::vector<uint32_t> terminator_operand;
   // The block index of OpLabel |label|, or ~0u when it is not a block of
   // the function. Constant time when the function's labels lie in a range
   // of ids at most 16 times its block count (compilers number a

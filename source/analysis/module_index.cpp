@@ -27,11 +27,21 @@ ModuleIndex::ModuleIndex(spvtools::opt::IRContext* context) : context_(context) 
   // the value is seen; OpTypeForwardPointer names a pointer type declared
   // after it.
   std::vector<char> pointer_type(module.IdBound(), 0);
+  uint32_t function = 0;  // the function whose body the walk is in
   module.ForEachInst(
       [&](Instruction* inst) {
         const uint32_t id = inst->result_id();
         if (id != 0 && id < defs_.size()) defs_[id] = inst;
         const spv::Op op = inst->opcode();
+        if (op == spv::Op::OpFunction) {
+          function = id;
+        } else if (op == spv::Op::OpFunctionCall) {
+          calls_.emplace_back(function, inst->GetSingleWordInOperand(0));
+        } else if (op == spv::Op::OpKill || op == spv::Op::OpTerminateInvocation) {
+          if (killing_functions_.empty() || killing_functions_.back() != function) {
+            killing_functions_.push_back(function);
+          }
+        }
         if (op == spv::Op::OpTypePointer && id < pointer_type.size()) {
           pointer_type[id] = 1;
         } else if (op == spv::Op::OpTypeForwardPointer) {

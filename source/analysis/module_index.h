@@ -3,7 +3,8 @@
 //
 // The id lookups the uniformity analysis needs, built in one pass over the
 // module: the defining instruction of every id, the decorations of every
-// target (through decoration groups), and integer constant values.
+// target (through decoration groups), integer constant values, and the
+// calls and kills of the function bodies (the call graph).
 //
 // SPIRV-Tools' def-use manager answers the same questions, but it also
 // records every use in per-id red-black trees; on a 10k-block module building
@@ -60,6 +61,13 @@ class ModuleIndex {
   // extended), or false (not a constant, spec constant, float ...).
   bool IntegerConstant(uint32_t id, uint64_t* value) const;
 
+  // Every OpFunctionCall of the function bodies as (caller, callee)
+  // function ids, in module order.
+  const std::vector<std::pair<uint32_t, uint32_t>>& Calls() const { return calls_; }
+  // The functions with a block ending in OpKill or OpTerminateInvocation,
+  // in module order.
+  const std::vector<uint32_t>& KillingFunctions() const { return killing_functions_; }
+
  private:
   spvtools::opt::IRContext* context_;
   std::vector<spvtools::opt::Instruction*> defs_;
@@ -74,6 +82,8 @@ class ModuleIndex {
   static constexpr char kDecoratedFlag = 4;
   bool HasFlag(uint32_t id, char flag) const { return id < flags_.size() && (flags_[id] & flag); }
   std::vector<char> flags_;
+  std::vector<std::pair<uint32_t, uint32_t>> calls_;
+  std::vector<uint32_t> killing_functions_;
   // Decorations, sorted by target; Decorations() answers by binary search.
   std::vector<std::pair<uint32_t, std::vector<const spvtools::opt::Instruction*>>> decorations_;
 };

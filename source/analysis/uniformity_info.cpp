@@ -107,19 +107,11 @@ Status UniformityInfo::Impl::Run() {
   std::unordered_map<uint32_t, bool> may_end;
   std::unordered_map<uint32_t, std::vector<uint32_t>> callees;
   for (auto& function : module) {
-    const uint32_t id = function.result_id();
-    function_order_.push_back(id);
-    may_end[id] = false;
-    for (auto& block : function) {
-      const spv::Op tail = block.tail()->opcode();
-      if (tail == spv::Op::OpKill || tail == spv::Op::OpTerminateInvocation) may_end[id] = true;
-      for (auto& inst : block) {
-        if (inst.opcode() == spv::Op::OpFunctionCall) {
-          callees[id].push_back(inst.GetSingleWordInOperand(0));
-        }
-      }
-    }
+    function_order_.push_back(function.result_id());
+    may_end[function.result_id()] = false;
   }
+  for (uint32_t function : index_.KillingFunctions()) may_end[function] = true;
+  for (const auto& [caller, callee] : index_.Calls()) callees[caller].push_back(callee);
   for (bool changed = true; changed;) {
     changed = false;
     for (auto& [caller, list] : callees) {
@@ -156,8 +148,8 @@ Status UniformityInfo::Impl::Run() {
     model->models = models.count(id) && models[id] != 0 ? models[id] : analysis::kModelAll;
     model->kernel_entry = kernel_entry.count(id) != 0;
     for (uint32_t label : model->blocks.label_of) function_of_id_[label] = id;
-    for (auto& node : model->nodes) {
-      if (node.id != 0) function_of_id_[node.id] = id;
+    for (uint32_t node_id : model->node_id) {
+      if (node_id != 0) function_of_id_[node_id] = id;
     }
     models_[id] = std::move(model);
   }
@@ -446,7 +438,7 @@ std::vector<UniformityStep> UniformityInfo::ExplainValue(uint32_t id) const {
         // defining |cause| on different iterations.
         const Cycle* cycle = nullptr;
         const uint32_t def = model.NodeOf(why.cause);
-        widest->TemporalLevel(def, model.nodes[node].block, &cycle);
+        widest->TemporalLevel(def, model.node_block[node], &cycle);
         id = cycle == nullptr ? 0 : branch_cause(widest->CycleExitCause(cycle->index()));
         break;
       }
@@ -496,7 +488,7 @@ std::vector<UniformityStep> UniformityInfo::ExplainControlFlow(uint32_t label) c
       const uint32_t caller = impl_->FunctionOf(site);
       if (site == 0 || caller == 0) break;
       const FunctionModel& caller_model = *impl_->models_.at(caller);
-      label = caller_model.blocks.label_of[caller_model.nodes[caller_model.NodeOf(site)].block];
+      label = caller_model.blocks.label_of[caller_model.node_block[caller_model.NodeOf(site)]];
       continue;
     }
     steps.push_back({label, why.kind, why.cause, widest->ControlFlow(b), why.note});

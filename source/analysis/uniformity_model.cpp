@@ -100,7 +100,10 @@ namespace {
 // while the same code before the rewrite, where the analysis reads the
 // variable through its stores, keeps it uniform. Every incoming value is
 // replaced by what it stands for, so the join test compares real values.
-void ResolveTrivialPhis(FunctionModel* m, std::vector<std::pair<uint32_t, uint32_t>>* def_user) {
+// |phis|: the nodes with incoming values (real and virtual phis), ascending;
+// the rounds visit only them, not every node of the function again.
+void ResolveTrivialPhis(FunctionModel* m, const std::vector<uint32_t>& phis,
+                        std::vector<std::pair<uint32_t, uint32_t>>* def_user) {
   using Incoming = Node::Incoming;
   std::vector<Incoming> alias(m->nodes.size(), Incoming{0, kNoNode, 0});
   std::vector<char> aliased(m->nodes.size(), 0);
@@ -113,12 +116,6 @@ void ResolveTrivialPhis(FunctionModel* m, std::vector<std::pair<uint32_t, uint32
   auto same = [](const Incoming& a, const Incoming& b) {
     return a.node != kNoNode ? a.node == b.node : b.node == kNoNode && a.id == b.id;
   };
-  // The phis (real and virtual), found once: the rounds below visit only
-  // them, not every node of the function again.
-  std::vector<uint32_t> phis;
-  for (uint32_t n = 0; n < m->nodes.size(); ++n) {
-    if (!m->nodes[n].incoming.empty()) phis.push_back(n);
-  }
   for (bool changed = true; changed;) {
     changed = false;
     for (uint32_t n : phis) {
@@ -185,9 +182,9 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
         ++b;
       }
     }
-    for (uint32_t b = 0; b < n_blocks; ++b) m.kills[b] = IsKill(m.blocks.terminator[b]->opcode());
+    for (uint32_t b = 0; b < n_blocks; ++b) m.kills[b] = IsKill(m.blocks.terminator_opcode[b]);
   }
-  m.graph = std::make_unique<CfgAnalyses>(m.blocks.cfg, m.may_end_invocation);
+  m.graph = std::make_unique<CfgAnalyses>(&m.blocks.cfg, m.may_end_invocation);
   m.memory = BuildMemorySsa(*function, m.blocks, *m.graph);
   const CfgAnalyses& g = *m.graph;
 
@@ -201,24 +198,45 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
   // Most blocks hold a handful of values (glslang output: 6-8): growing the
   // vector from empty was 3.5 % of linting a 12,000-block shader. Capacity
   // never touched costs no memory.
-  m.nodes.reserve(16 * static_cast<size_t>(n_blocks) + 64);
-  auto add_node = [&](Instruction* inst, uint32_t block) {
+  const size_t expected_nodes = 16 * static_cast<size_t>(n_blocks) + 64;
+  m.nodes.reserve(expected_nodes);
+  m.node_block.reserve(expected_nodes);
+  m.node_id.reserve(expected_nodes);
+  m.node_rule.reserve(expected_nodes);
+  m.node_asserted.reserve(expected_nodes);
+  // The in-operand ids and opcode of each node, taken while the walk below
+  // has its instruction at hand: the operand pass after it then reads these
+  // arrays instead of SPIRV-Tools' instruction objects a second time (on a
+  // 100,000-block function each such walk is a cache miss or two per
+  // instruction).
+  CompressedLists operand_ids;
+  operand_ids.Reserve(expected_nodes, 3 * expected_nodes);
+  std::vector<spv::Op> node_opcode;
+  node_opcode.reserve(expected_nodes);
+  auto add_node = [&](Instruction* inst, uint32_t block, const InstructionRule& rule) {
     Node node;
     node.inst = inst;
-    node.id = inst != nullptr ? inst->result_id() : 0;
-    node.block = block;
+    node.rule = rule;
+    const uint32_t id = inst != nullptr ? inst->result_id() : 0;
     const uint32_t n = static_cast<uint32_t>(m.nodes.size());
-    if (node.id != 0) {
-      (*node_of_id)[node.id] = n;
-      node.asserted = AssertedLevel(index, node.id);
+    if (id != 0) {
+      (*node_of_id)[id] = n;
+      node.asserted = AssertedLevel(index, id);
     }
+    m.node_block.push_back(block);
+    m.node_id.push_back(id);
+    m.node_rule.push_back(rule.rule);
+    m.node_asserted.push_back(node.asserted);
+    operand_ids.StartList();
+    if (inst != nullptr) ForEachInIdOf(*inst, [&](uint32_t in_id) { operand_ids.Add(in_id); });
+    node_opcode.push_back(inst != nullptr ? inst->opcode() : spv::Op::OpNop);
     m.nodes.push_back(std::move(node));
     m.block_nodes.Add(n);
     return n;
   };
   function->ForEachParam([&](Instruction* param) {
-    const uint32_t n = add_node(param, m.blocks.cfg.entry);
-    m.nodes[n].rule = {Rule::kParameter, Uniformity::kUniform, ""};
+    const uint32_t n =
+        add_node(param, m.blocks.cfg.entry, {Rule::kParameter, Uniformity::kUniform, ""});
     m.nodes[n].parameter = static_cast<uint32_t>(m.parameter_ids.size());
     m.parameter_ids.push_back(param->result_id());
     m.parameter_is_pointer.push_back(index.IsPointer(param->result_id()));
@@ -251,8 +269,7 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
       if (b != 0) m.block_nodes.StartList();
       m.block_calls.StartList();
       for (uint32_t phi : virtual_phis_at[b]) {
-        const uint32_t n = add_node(nullptr, b);
-        m.nodes[n].rule = {Rule::kPhi, Uniformity::kUniform, ""};
+        const uint32_t n = add_node(nullptr, b, {Rule::kPhi, Uniformity::kUniform, ""});
         m.nodes[n].virtual_phi = phi;
         virtual_phi_node[phi] = n;
       }
@@ -261,8 +278,7 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
         if (op == spv::Op::OpStore) {
           auto it = insert_of_store.empty() ? insert_of_store.end() : insert_of_store.find(&inst);
           if (it != insert_of_store.end()) {
-            const uint32_t n = add_node(nullptr, b);
-            m.nodes[n].rule = {Rule::kFollow, Uniformity::kUniform, ""};
+            const uint32_t n = add_node(nullptr, b, {Rule::kFollow, Uniformity::kUniform, ""});
             m.nodes[n].virtual_insert = it->second;
             virtual_insert_node[it->second] = n;
           }
@@ -277,8 +293,7 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
           continue;
         }
         if (inst.HasResultId() && op != spv::Op::OpLabel) {
-          const uint32_t n = add_node(&inst, b);
-          m.nodes[n].rule = ClassifyInstruction(inst, index);
+          add_node(&inst, b, ClassifyInstruction(inst, index));
         }
         if (op == spv::Op::OpFunctionCall) {
           const uint32_t call = m.NodeOf(inst.result_id());
@@ -318,6 +333,7 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
     }
     m.block_nodes.Finish();
     m.block_calls.Finish();
+    operand_ids.Finish();
   }
   for (size_t i = 0; i < m.writes.size(); ++i) {
     const auto [pointer, value] = write_ids[i];
@@ -327,6 +343,8 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
 
   // Operands, phis, loads and memory writes.
   std::vector<std::pair<uint32_t, uint32_t>> def_user;  // (operand or incoming node, user)
+  def_user.reserve(operand_ids.total_items() + m.nodes.size());
+  m.operands.Reserve(m.nodes.size(), operand_ids.total_items() + m.nodes.size());
   auto def_node = [&](const MemorySsa::Def& def) -> std::pair<uint32_t, uint32_t> {
     switch (def.kind) {
       case MemorySsa::Def::Kind::kValue:
@@ -339,8 +357,11 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
         return {0, kNoNode};
     }
   };
+  std::vector<uint32_t> phis;  // real and virtual, for ResolveTrivialPhis
   for (uint32_t self = 0; self < m.nodes.size(); ++self) {
     Node& node = m.nodes[self];
+    const CompressedLists::Range ids = operand_ids[self];
+    const spv::Op opcode = node_opcode[self];
     m.operands.StartList();
     if (node.virtual_phi != kNoNode) {
       for (const auto& [def, pred] : m.memory.phis[node.virtual_phi].incoming) {
@@ -355,56 +376,57 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
         if (n != kNoNode) m.operands.Add(n);
       }
     } else if (node.rule.rule == Rule::kPhi) {
-      for (uint32_t i = 0; i + 1 < node.inst->NumInOperands(); i += 2) {
-        const uint32_t id = node.inst->GetSingleWordInOperand(i);
-        const uint32_t pred = m.blocks.Index(node.inst->GetSingleWordInOperand(i + 1));
+      // (value, parent label) pairs: every in-operand of OpPhi is an id.
+      for (size_t i = 0; i + 1 < ids.size(); i += 2) {
+        const uint32_t id = ids[i];
+        const uint32_t pred = m.blocks.Index(ids[i + 1]);
         node.incoming.push_back({index.IsUndef(id) ? 0 : id, m.NodeOf(id), pred});
       }
-    } else if (node.rule.rule == Rule::kLoad && node.inst->opcode() == spv::Op::OpLoad) {
-      auto it = m.memory.load_def.find(node.id);
+    } else if (node.rule.rule == Rule::kLoad && opcode == spv::Op::OpLoad) {
+      const uint32_t pointer = ids.empty() ? 0 : ids[0];
+      auto it = m.memory.load_def.find(m.node_id[self]);
       if (it != m.memory.load_def.end()) {
         node.promoted = true;
         const uint32_t n = def_node(it->second).second;
         if (n != kNoNode) m.operands.Add(n);
         // A part of the variable: which part depends on the chain's indices.
-        const uint32_t pointer = node.inst->GetSingleWordInOperand(0);
         if (m.memory.chains.count(pointer)) {
           node.address = m.NodeOf(pointer);
           if (node.address != kNoNode) m.operands.Add(node.address);
         }
       } else {
-        const uint32_t pointer = node.inst->GetSingleWordInOperand(0);
         node.address = m.NodeOf(pointer);
         if (node.address != kNoNode) m.operands.Add(node.address);
         node.root = FindRoot(index, pointer);
       }
     } else if (node.inst != nullptr && node.rule.rule != Rule::kParameter) {
-      const bool is_call = node.rule.rule == Rule::kCall;
-      const bool is_ext = node.inst->opcode() == spv::Op::OpExtInst;
-      uint32_t in_index = 0;
-      ForEachInIdOf(*node.inst, [&](uint32_t id) {
-        const uint32_t this_index = in_index++;
-        if ((is_call || is_ext) && this_index == 0) return;  // callee / set
-        const uint32_t n = m.NodeOf(id);
+      // A call's first id is the callee, an extended instruction's the set.
+      const bool skip_first = node.rule.rule == Rule::kCall || opcode == spv::Op::OpExtInst;
+      for (size_t i = skip_first ? 1 : 0; i < ids.size(); ++i) {
+        const uint32_t n = m.NodeOf(ids[i]);
         if (n != kNoNode) m.operands.Add(n);
-      });
-      if (node.inst->opcode() == spv::Op::OpImageRead ||
-          node.inst->opcode() == spv::Op::OpImageSparseRead) {
+      }
+      if ((opcode == spv::Op::OpImageRead || opcode == spv::Op::OpImageSparseRead) &&
+          !ids.empty()) {
         // The image operand is loaded from its variable.
-        const Instruction* image = index.Def(node.inst->GetSingleWordInOperand(0));
+        const Instruction* image = index.Def(ids[0]);
         if (image != nullptr && image->opcode() == spv::Op::OpLoad) {
           node.root = FindRoot(index, image->GetSingleWordInOperand(0));
         }
       }
     }
     if (!node.incoming.empty()) {
+      phis.push_back(self);
       for (const auto& in : node.incoming) {
         if (in.node != kNoNode) def_user.emplace_back(in.node, self);
       }
     }
     for (uint32_t op : m.operands.Building()) def_user.emplace_back(op, self);
+    if ((node.rule.rule == Rule::kLoad && !node.promoted) || node.rule.rule == Rule::kCall) {
+      m.memory_readers.push_back(self);
+    }
   }
-  ResolveTrivialPhis(&m, &def_user);
+  ResolveTrivialPhis(&m, phis, &def_user);
   m.operands.Finish();
   // A user may be listed more than once; the solver's worklist ignores repeats.
   m.users = CompressedLists::FromPairs(static_cast<uint32_t>(m.nodes.size()), def_user);
@@ -414,7 +436,7 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
   m.condition_id.assign(n_blocks, 0);
   for (uint32_t b = 0; b < n_blocks; ++b) {
     if (m.blocks.cfg.successors[b].size() > 1) {
-      const uint32_t id = m.blocks.terminator[b]->GetSingleWordInOperand(0);
+      const uint32_t id = m.blocks.terminator_operand[b];
       m.condition_id[b] = id;
       m.condition[b] = m.NodeOf(id);
     }
@@ -446,6 +468,7 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
   // Invariance: a pure node is invariant in an enclosing cycle C when each
   // operand is defined outside C or is itself invariant in C. Operands come
   // first in dominance order, so one pass in reverse post-order suffices.
+  m.node_invariant_depth.assign(m.nodes.size(), ~0u);  // unreachable blocks: never invariant
   auto depth_of = [&](uint32_t block) {
     const Cycle* c = g.cycles.InnermostCycle(block);
     return c == nullptr ? 0u : c->depth();
@@ -462,37 +485,21 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
       const bool pure = node.rule.rule == Rule::kFollow || immutable_load || node.trivial ||
                         (node.rule.rule == Rule::kFixed && node.rule.level == Uniformity::kUniform);
       if (!pure) {
-        node.invariant_depth = depth_of(b) + 1;
+        m.node_invariant_depth[n] = depth_of(b) + 1;
         continue;
       }
       uint32_t need = 1;
       auto take_operand = [&](uint32_t op) {
-        const Cycle* common = g.cycles.SmallestCommonCycle(b, m.nodes[op].block);
+        const Cycle* common = g.cycles.SmallestCommonCycle(b, m.node_block[op]);
         const uint32_t shared = common == nullptr ? 0 : common->depth();
-        need = std::max(need, std::min(shared + 1, m.nodes[op].invariant_depth));
+        need = std::max(need, std::min(shared + 1, m.node_invariant_depth[op]));
       };
       for (uint32_t op : m.operands[n]) take_operand(op);
       for (const Node::Incoming& in : node.incoming) {
         if (node.trivial && in.node != kNoNode && in.node != n) take_operand(in.node);
       }
-      node.invariant_depth = need;
+      m.node_invariant_depth[n] = need;
     }
-  }
-  m.node_block.reserve(m.nodes.size());
-  m.node_id.reserve(m.nodes.size());
-  m.node_invariant_depth.reserve(m.nodes.size());
-  m.node_rule.reserve(m.nodes.size());
-  m.node_asserted.reserve(m.nodes.size());
-  for (uint32_t n = 0; n < m.nodes.size(); ++n) {
-    const Node& node = m.nodes[n];
-    if ((node.rule.rule == Rule::kLoad && !node.promoted) || node.rule.rule == Rule::kCall) {
-      m.memory_readers.push_back(n);
-    }
-    m.node_block.push_back(node.block);
-    m.node_id.push_back(node.id);
-    m.node_invariant_depth.push_back(node.invariant_depth);
-    m.node_rule.push_back(node.rule.rule);
-    m.node_asserted.push_back(node.asserted);
   }
   return model;
 }

@@ -38,10 +38,12 @@ struct PointerRoot {
   spv::StorageClass storage = spv::StorageClass::Max;
 };
 
+// A value of the function: an instruction with a result, or a virtual phi
+// or insert of memory SSA. Its result id and block are in the model's
+// node_id and node_block arrays (FunctionModel), which the solver's hot
+// paths read; a Node holds what only some rules need.
 struct Node {
   spvtools::opt::Instruction* inst = nullptr;  // null for a virtual phi or insert
-  uint32_t id = 0;                             // result id; 0 for a virtual phi or insert
-  uint32_t block = 0;
   InstructionRule rule;
   // Phis: (value id or 0 for undefined, node index or kNoNode, predecessor).
   struct Incoming {
@@ -50,9 +52,6 @@ struct Node {
     uint32_t predecessor;
   };
   std::vector<Incoming> incoming;
-  // A trivial phi (ResolveTrivialPhis): its incoming values are all one
-  // value, which it is; invariant where that value is.
-  bool trivial = false;
   // Phis: whether the defined incoming values on the edges from
   // |predecessors| (sorted block indices) differ, i.e. whether threads that
   // arrive along different ones of those edges may get different values.
@@ -67,6 +66,9 @@ struct Node {
   // Loads: the address operand's node and where it points.
   uint32_t address = kNoNode;
   PointerRoot root;
+  // A trivial phi (ResolveTrivialPhis): its incoming values are all one
+  // value, which it is; invariant where that value is.
+  bool trivial = false;
   // Promoted loads: the reaching definition (a node, or uniform if none);
   // loads through an access chain also have the chain as |address| and as
   // an operand.
@@ -74,8 +76,6 @@ struct Node {
   // A Uniform/UniformId decoration: the widest level the value may have
   // (kDivergent: none).
   Uniformity asserted = Uniformity::kDivergent;
-  // Invariant in every enclosing cycle of depth >= this (see Invariance).
-  uint32_t invariant_depth = ~0u;
 };
 
 struct MemoryWrite {
@@ -99,13 +99,16 @@ struct FunctionModel {
   MemorySsa memory;
 
   std::vector<Node> nodes;
-  // Copies of nodes[n].block, .id, .invariant_depth, .rule.rule and
-  // .asserted in arrays of their own, for the solver's hot paths (temporal
-  // divergence is asked for every operand of every evaluation, and most
-  // evaluations are of pure instructions that need nothing else): a Node is
-  // over 90 bytes, so reading one field of a Node was a cache miss each time
-  // (TemporalLevel 10 % of reducible_100k, most of it waiting for that load;
-  // 40 % of Evaluate's own time was its first read of the node).
+  // Per node: its block, its result id (0 for a virtual phi or insert), a
+  // copy of nodes[n].rule.rule and of .asserted, in arrays of their own for
+  // the solver's hot paths (temporal divergence is asked for every operand
+  // of every evaluation, and most evaluations are of pure instructions that
+  // need nothing else): a Node is 80 bytes, so reading one field of a Node
+  // was a cache miss each time (TemporalLevel 10 % of reducible_100k, most
+  // of it waiting for that load; 40 % of Evaluate's own time was its first
+  // read of the node). Filled as the nodes are made.
+  // |node_invariant_depth|: node n is invariant in every enclosing cycle of
+  // depth >= it (~0u: in none).
   std::vector<uint32_t> node_block;
   std::vector<uint32_t> node_id;
   std::vector<uint32_t> node_invariant_depth;

@@ -162,12 +162,10 @@ void FunctionState::Solve(SolverHost& host) {
   Uniformity result = kU;
   Uniformity return_cf = kU;
   Uniformity ends = kU;
-  uint32_t b = 0;
-  for (auto& block : *model_.function) {
-    const auto* term = &*block.tail();
-    if (term->opcode() == spv::Op::OpReturnValue) {
+  for (uint32_t b = 0; b < model_.blocks.cfg.size(); ++b) {
+    if (model_.blocks.terminator_opcode[b] == spv::Op::OpReturnValue) {
       ++returns;
-      const uint32_t value = model_.NodeOf(term->GetSingleWordInOperand(0));
+      const uint32_t value = model_.NodeOf(model_.blocks.terminator_operand[b]);
       if (value != kNoNode) result = Join(result, UseLevel(value, b));
       return_cf = Join(return_cf, cf_[b]);
     }
@@ -177,7 +175,6 @@ void FunctionState::Solve(SolverHost& host) {
       if (it == call_summary_.end() || it->second.ends_invocation == kU) continue;
       ends = Join(ends, Join(it->second.ends_invocation, cf_[b]));
     }
-    ++b;
   }
   // Returns reached on diverged paths hand back different values.
   if (returns > 1) result = Join(result, return_cf);
@@ -237,7 +234,7 @@ Uniformity FunctionState::Evaluate(uint32_t n, SolverHost& host, Reason* why) {
         break;
       case Rule::kCollective: {
         Uniformity operands = kU;
-        for (uint32_t op : model_.operands[n]) operands = Join(operands, UseLevel(op, node.block));
+        for (uint32_t op : model_.operands[n]) operands = Join(operands, UseLevel(op, block));
         if (operands != kU)
           take(Narrower(operands, node.rule.level), {Kind::kSource, 0, node.rule.note});
         break;
@@ -260,31 +257,29 @@ Uniformity FunctionState::Evaluate(uint32_t n, SolverHost& host, Reason* why) {
         } else {
           for (uint32_t op : model_.operands[n]) take_use(op, operand_reason(op));
           Reason content_why;
-          const Uniformity content = LoadContent(node, host, &content_why);
+          const Uniformity content = LoadContent(node.root, host, &content_why);
           take(content, content_why);
         }
         break;
       case Rule::kCall: {
         CallContext context;
         const auto* inst = node.inst;
-        const auto& calls = model_.block_calls[node.block];
+        const auto& calls = model_.block_calls[block];
         const size_t position = std::find(calls.begin(), calls.end(), n) - calls.begin();
-        context.control_flow = ControlFlowBeforeCall(node.block, position);
+        context.control_flow = ControlFlowBeforeCall(block, position);
         for (uint32_t a = 1; a < inst->NumInOperands(); ++a) {
           const uint32_t arg = model_.NodeOf(inst->GetSingleWordInOperand(a));
-          context.parameters.push_back(arg == kNoNode ? kU : UseLevel(arg, node.block));
+          context.parameters.push_back(arg == kNoNode ? kU : UseLevel(arg, block));
           Uniformity pointee = kU;
           const PointerRoot root = FindRoot(*model_.index, inst->GetSingleWordInOperand(a));
           if (root.kind != PointerRoot::Kind::kUnknown) {
-            Node probe;
-            probe.root = root;
-            probe.block = node.block;
             Reason ignored;
-            pointee = LoadContent(probe, host, &ignored);
+            pointee = LoadContent(root, host, &ignored);
           }
           context.pointees.push_back(pointee);
         }
-        const CallSummary summary = host.Call(inst->GetSingleWordInOperand(0), context, node.id);
+        const CallSummary summary =
+            host.Call(inst->GetSingleWordInOperand(0), context, model_.node_id[n]);
         CallSummary& known = call_summary_[n];
         if (summary.ends_invocation != known.ends_invocation) {
           // Calls after this one in the block run in different control flow.
@@ -323,8 +318,7 @@ Uniformity FunctionState::Evaluate(uint32_t n, SolverHost& host, Reason* why) {
   return level;
 }
 
-Uniformity FunctionState::LoadContent(const Node& node, SolverHost& host, Reason* why) {
-  const PointerRoot& root = node.root;
+Uniformity FunctionState::LoadContent(const PointerRoot& root, SolverHost& host, Reason* why) {
   switch (root.kind) {
     case PointerRoot::Kind::kParameter: {
       const uint32_t p = model_.nodes[model_.NodeOf(root.id)].parameter;
@@ -398,7 +392,7 @@ bool FunctionState::SolveBranches() {
       auto it = call_summary_.find(call);
       if (it != call_summary_.end() && it->second.ends_invocation > decision) {
         decision = it->second.ends_invocation;
-        reason = {Kind::kCall, model_.nodes[call].id,
+        reason = {Kind::kCall, model_.node_id[call],
                   "a call that may end some invocations (OpKill)"};
       }
     }
@@ -477,7 +471,7 @@ bool FunctionState::SolveMemory(SolverHost& host) {
       level = Join(level, it->second.pointee_writes[w.argument]);
     } else if (w.value != kNoNode) {
       level = Join(level, UseLevel(w.value, w.block));
-      cause = model_.nodes[w.value].id;
+      cause = model_.node_id[w.value];
     }
     switch (w.root.kind) {
       case PointerRoot::Kind::kVariable:

@@ -93,7 +93,8 @@ class FunctionState {
   bool SolveControlFlow();
   bool SolveMemory(SolverHost& host);
   Uniformity Evaluate(uint32_t node, SolverHost& host, Reason* why);
-  Uniformity LoadContent(const Node& node, SolverHost& host, Reason* why);
+  // The content of the memory |root| names, as a load from it reads it.
+  Uniformity LoadContent(const PointerRoot& root, SolverHost& host, Reason* why);
   bool Raise(std::vector<Uniformity>& levels, uint32_t index, Uniformity level);
   // Worklists: a node to re-evaluate, a block whose control flow to
   // recompute, and the groups of them a change elsewhere affects.

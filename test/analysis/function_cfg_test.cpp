@@ -47,6 +47,15 @@ TEST(FunctionCfg, IrreducibleKernel) {
   ASSERT_EQ(cfg.cfg.size(), 4u);
   EXPECT_EQ(cfg.cfg.successors[0], (std::vector<uint32_t>{1, 2}));
   EXPECT_EQ(cfg.cfg.successors[2], (std::vector<uint32_t>{1, 3}));
+  // The conditions %c and %d (the kernel's parameters) of the two
+  // OpBranchConditional; nothing for OpBranch and OpReturn.
+  std::vector<uint32_t> params;
+  function.ForEachParam(
+      [&](const spvtools::opt::Instruction* p) { params.push_back(p->result_id()); });
+  EXPECT_EQ(cfg.terminator_operand, (std::vector<uint32_t>{params[0], 0, params[1], 0}));
+  EXPECT_EQ(cfg.terminator_opcode,
+            (std::vector<spv::Op>{spv::Op::OpBranchConditional, spv::Op::OpBranch,
+                                  spv::Op::OpBranchConditional, spv::Op::OpReturn}));
 
   const CycleInfo cycles(cfg.cfg);
   ASSERT_EQ(cycles.TopLevelCycles().size(), 1u);
@@ -80,6 +89,44 @@ OpFunctionEnd
   ASSERT_TRUE(context.ok()) << context.error().message;
   const analysis::FunctionCfg cfg = analysis::BuildFunctionCfg(*(*context)->module()->begin());
   EXPECT_EQ(cfg.cfg.successors[0], (std::vector<uint32_t>{2, 1}));  // default %merge first
+  // The selector %zero.
+  EXPECT_EQ(cfg.terminator_operand[0],
+            (*context)->module()->begin()->begin()->tail()->GetSingleWordInOperand(0));
+  EXPECT_NE(cfg.terminator_operand[0], 0u);
+}
+
+// OpReturnValue's value is the terminator operand the function summary reads.
+TEST(FunctionCfg, ReturnValueIsTheTerminatorOperand) {
+  const SpirvBinary binary = test::MustAssemble(R"(; Version: 1.2
+OpCapability Addresses
+OpCapability Kernel
+OpMemoryModel Physical64 OpenCL
+OpEntryPoint Kernel %k "k"
+%void = OpTypeVoid
+%uint = OpTypeInt 32 0
+%kfn = OpTypeFunction %void
+%fn = OpTypeFunction %uint %uint
+%k = OpFunction %void None %kfn
+%k0 = OpLabel
+OpReturn
+OpFunctionEnd
+%f = OpFunction %uint None %fn
+%x = OpFunctionParameter %uint
+%f0 = OpLabel
+OpReturnValue %x
+OpFunctionEnd
+)");
+  auto context = BuildIrContext(binary);
+  ASSERT_TRUE(context.ok()) << context.error().message;
+  std::vector<const spvtools::opt::Function*> functions;  // %k, %f
+  for (const auto& function : *(*context)->module()) functions.push_back(&function);
+  ASSERT_EQ(functions.size(), 2u);
+  const spvtools::opt::Function& f = *functions[1];
+  const analysis::FunctionCfg cfg = analysis::BuildFunctionCfg(f);
+  uint32_t x = 0;
+  f.ForEachParam([&](const spvtools::opt::Instruction* p) { x = p->result_id(); });
+  EXPECT_EQ(cfg.terminator_opcode, std::vector<spv::Op>{spv::Op::OpReturnValue});
+  EXPECT_EQ(cfg.terminator_operand, std::vector<uint32_t>{x});
 }
 
 // Index answers by a table over the label range, or by a search when the
