@@ -9,12 +9,16 @@
 namespace spirv_conv {
 namespace analysis {
 
-bool Node::SelectsAmong(const std::vector<uint32_t>& predecessors) const {
+// The solver and the model build walk the nodes in order; one cache line
+// each (uniformity_model.h moves what only phis need out of Node).
+static_assert(sizeof(Node) <= 64, "a Node should fit a cache line");
+
+bool FunctionModel::SelectsAmong(uint32_t n, const std::vector<uint32_t>& predecessors) const {
   // A value is its node when it has one (virtual phis have placeholder
   // ids), else its id (a constant or global); undefined ones are skipped.
   bool seen = false;
   uint64_t first = 0;
-  for (const Incoming& in : incoming) {
+  for (const Node::Incoming& in : IncomingOf(n)) {
     if (in.id == 0 ||
         !std::binary_search(predecessors.begin(), predecessors.end(), in.predecessor)) {
       continue;
@@ -105,11 +109,16 @@ namespace {
 void ResolveTrivialPhis(FunctionModel* m, const std::vector<uint32_t>& phis,
                         std::vector<std::pair<uint32_t, uint32_t>>* def_user) {
   using Incoming = Node::Incoming;
-  std::vector<Incoming> alias(m->nodes.size(), Incoming{0, kNoNode, 0});
+  // What each trivial phi stands for, by its place in |phis|.
+  std::vector<Incoming> alias(phis.size(), Incoming{0, kNoNode, 0});
   std::vector<char> aliased(m->nodes.size(), 0);
+  auto alias_of = [&](uint32_t phi) -> const Incoming& {
+    return alias[std::lower_bound(phis.begin(), phis.end(), phi) - phis.begin()];
+  };
   auto resolve = [&](Incoming value) {
     for (int steps = 0; value.node != kNoNode && aliased[value.node] && steps < 1 << 20; ++steps) {
-      value = Incoming{alias[value.node].id, alias[value.node].node, value.predecessor};
+      const Incoming& to = alias_of(value.node);
+      value = Incoming{to.id, to.node, value.predecessor};
     }
     return value;
   };
@@ -118,12 +127,12 @@ void ResolveTrivialPhis(FunctionModel* m, const std::vector<uint32_t>& phis,
   };
   for (bool changed = true; changed;) {
     changed = false;
-    for (uint32_t n : phis) {
-      const Node& node = m->nodes[n];
+    for (size_t i = 0; i < phis.size(); ++i) {
+      const uint32_t n = phis[i];
       if (aliased[n]) continue;
       std::optional<Incoming> only;
       bool trivial = true;
-      for (const Incoming& in : node.incoming) {
+      for (const Incoming& in : m->IncomingOf(n)) {
         if (in.id == 0) continue;  // undefined: any value
         const Incoming value = resolve(in);
         if (value.node == n) continue;  // itself, around a loop
@@ -134,12 +143,12 @@ void ResolveTrivialPhis(FunctionModel* m, const std::vector<uint32_t>& phis,
           break;
         }
       }
-      if (trivial && only) alias[n] = *only, aliased[n] = 1, changed = true;
+      if (trivial && only) alias[i] = *only, aliased[n] = 1, changed = true;
       if (trivial && only) m->nodes[n].trivial = true;
     }
   }
   for (uint32_t n : phis) {
-    for (Incoming& in : m->nodes[n].incoming) {
+    for (Incoming& in : m->IncomingOf(n)) {
       if (in.id == 0) continue;
       const Incoming value = resolve(in);
       if (value.node == n) continue;
@@ -213,6 +222,7 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
   operand_ids.Reserve(expected_nodes, 3 * expected_nodes);
   std::vector<spv::Op> node_opcode;
   node_opcode.reserve(expected_nodes);
+  size_t phi_incoming = 0;  // incoming values of the OpPhi nodes
   auto add_node = [&](Instruction* inst, uint32_t block, const InstructionRule& rule) {
     Node node;
     node.inst = inst;
@@ -230,6 +240,7 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
     operand_ids.StartList();
     if (inst != nullptr) ForEachInIdOf(*inst, [&](uint32_t in_id) { operand_ids.Add(in_id); });
     node_opcode.push_back(inst != nullptr ? inst->opcode() : spv::Op::OpNop);
+    if (node_opcode.back() == spv::Op::OpPhi) phi_incoming += operand_ids.Building().size() / 2;
     m.nodes.push_back(std::move(node));
     m.block_nodes.Add(n);
     return n;
@@ -344,6 +355,8 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
   // Operands, phis, loads and memory writes.
   std::vector<std::pair<uint32_t, uint32_t>> def_user;  // (operand or incoming node, user)
   def_user.reserve(operand_ids.total_items() + m.nodes.size());
+  for (const MemorySsa::VirtualPhi& phi : m.memory.phis) phi_incoming += phi.incoming.size();
+  m.incoming.reserve(phi_incoming);
   m.operands.Reserve(m.nodes.size(), operand_ids.total_items() + m.nodes.size());
   auto def_node = [&](const MemorySsa::Def& def) -> std::pair<uint32_t, uint32_t> {
     switch (def.kind) {
@@ -363,10 +376,11 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
     const CompressedLists::Range ids = operand_ids[self];
     const spv::Op opcode = node_opcode[self];
     m.operands.StartList();
+    node.incoming_begin = static_cast<uint32_t>(m.incoming.size());
     if (node.virtual_phi != kNoNode) {
       for (const auto& [def, pred] : m.memory.phis[node.virtual_phi].incoming) {
         auto [id, n] = def_node(def);
-        node.incoming.push_back({id, n, pred});
+        m.incoming.push_back({id, n, pred});
       }
     } else if (node.virtual_insert != kNoNode) {
       // The previous content, the stored value and the chain's indices.
@@ -380,7 +394,7 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
       for (size_t i = 0; i + 1 < ids.size(); i += 2) {
         const uint32_t id = ids[i];
         const uint32_t pred = m.blocks.Index(ids[i + 1]);
-        node.incoming.push_back({index.IsUndef(id) ? 0 : id, m.NodeOf(id), pred});
+        m.incoming.push_back({index.IsUndef(id) ? 0 : id, m.NodeOf(id), pred});
       }
     } else if (node.rule.rule == Rule::kLoad && opcode == spv::Op::OpLoad) {
       const uint32_t pointer = ids.empty() ? 0 : ids[0];
@@ -415,9 +429,10 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
         }
       }
     }
-    if (!node.incoming.empty()) {
+    node.incoming_count = static_cast<uint32_t>(m.incoming.size()) - node.incoming_begin;
+    if (node.incoming_count != 0) {
       phis.push_back(self);
-      for (const auto& in : node.incoming) {
+      for (const auto& in : m.IncomingOf(self)) {
         if (in.node != kNoNode) def_user.emplace_back(in.node, self);
       }
     }
@@ -495,7 +510,7 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
         need = std::max(need, std::min(shared + 1, m.node_invariant_depth[op]));
       };
       for (uint32_t op : m.operands[n]) take_operand(op);
-      for (const Node::Incoming& in : node.incoming) {
+      for (const Node::Incoming& in : m.IncomingOf(n)) {
         if (node.trivial && in.node != kNoNode && in.node != n) take_operand(in.node);
       }
       m.node_invariant_depth[n] = need;

@@ -51,11 +51,10 @@ struct Node {
     uint32_t node;
     uint32_t predecessor;
   };
-  std::vector<Incoming> incoming;
-  // Phis: whether the defined incoming values on the edges from
-  // |predecessors| (sorted block indices) differ, i.e. whether threads that
-  // arrive along different ones of those edges may get different values.
-  bool SelectsAmong(const std::vector<uint32_t>& predecessors) const;
+  // Phis: where their incoming values lie in FunctionModel::incoming (one
+  // array for the function, so that a Node is one cache line).
+  uint32_t incoming_begin = 0;
+  uint32_t incoming_count = 0;
   uint32_t virtual_phi = kNoNode;
   // A virtual insert (index into MemorySsa::inserts): a store through an
   // access chain into a promoted variable, the variable's new content. A
@@ -103,7 +102,7 @@ struct FunctionModel {
   // copy of nodes[n].rule.rule and of .asserted, in arrays of their own for
   // the solver's hot paths (temporal divergence is asked for every operand
   // of every evaluation, and most evaluations are of pure instructions that
-  // need nothing else): a Node is 80 bytes, so reading one field of a Node
+  // need nothing else): a Node is 64 bytes, so reading one field of a Node
   // was a cache miss each time (TemporalLevel 10 % of reducible_100k, most
   // of it waiting for that load; 40 % of Evaluate's own time was its first
   // read of the node). Filled as the nodes are made.
@@ -114,6 +113,31 @@ struct FunctionModel {
   std::vector<uint32_t> node_invariant_depth;
   std::vector<Rule> node_rule;
   std::vector<Uniformity> node_asserted;
+  // The incoming values of every phi, real and virtual, each phi's in one
+  // run (Node::incoming_begin, incoming_count).
+  std::vector<Node::Incoming> incoming;
+  template <typename T>
+  struct Span {
+    T* first;
+    T* last;
+    T* begin() const { return first; }
+    T* end() const { return last; }
+    bool empty() const { return first == last; }
+  };
+  Span<const Node::Incoming> IncomingOf(uint32_t n) const {
+    const Node& node = nodes[n];
+    return {incoming.data() + node.incoming_begin,
+            incoming.data() + node.incoming_begin + node.incoming_count};
+  }
+  Span<Node::Incoming> IncomingOf(uint32_t n) {
+    const Node& node = nodes[n];
+    return {incoming.data() + node.incoming_begin,
+            incoming.data() + node.incoming_begin + node.incoming_count};
+  }
+  // Phi |n|: whether the defined incoming values on the edges from
+  // |predecessors| (sorted block indices) differ, i.e. whether threads that
+  // arrive along different ones of those edges may get different values.
+  bool SelectsAmong(uint32_t n, const std::vector<uint32_t>& predecessors) const;
   // Data operands of each node (node indices); ids outside the function
   // (constants, globals) are uniform and not listed.
   CompressedLists operands;

@@ -240,7 +240,7 @@ Uniformity FunctionState::Evaluate(uint32_t n, SolverHost& host, Reason* why) {
         break;
       }
       case Rule::kPhi:
-        for (const auto& in : node.incoming) {
+        for (const auto& in : model_.IncomingOf(n)) {
           if (in.id == 0 || in.node == kNoNode) continue;  // undefined or a constant
           take_use(in.node, operand_reason(in.node));
         }
@@ -374,9 +374,8 @@ bool FunctionState::SolveBranches() {
       const BranchDivergence& div = model_.Divergence(b);
       for (size_t k = 0; k < div.joins.size(); ++k) {
         for (uint32_t phi : model_.block_nodes[div.joins[k]]) {
-          const Node& node = model_.nodes[phi];
-          if (node.rule.rule != Rule::kPhi) continue;
-          if (node.SelectsAmong(div.join_predecessors[k]) && Raise(join_, phi, condition)) {
+          if (model_.node_rule[phi] != Rule::kPhi) continue;
+          if (model_.SelectsAmong(phi, div.join_predecessors[k]) && Raise(join_, phi, condition)) {
             join_cause_[phi] = b, any = true;
             Enqueue(phi);
           }
