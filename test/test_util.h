@@ -9,10 +9,13 @@
 #include <cstdint>
 #include <fstream>
 #include <iterator>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "source/opt/ir_context.h"
+#include "spirv_conv/ir.h"
 #include "spirv_conv/load.h"
 
 namespace spirv_conv {
@@ -49,6 +52,17 @@ inline SpirvBinary MustAssemble(const std::string& text, const LoadOptions& opti
   Expected<SpirvBinary> binary = LoadSpirvFromBytes("test.spvasm", text, options);
   EXPECT_TRUE(binary.ok()) << (binary.ok() ? "" : binary.error().message);
   return binary.ok() ? std::move(binary).value() : SpirvBinary();
+}
+
+// The optimizer IR of |binary|; fails the test and returns null if
+// SPIRV-Tools cannot build it.
+inline std::unique_ptr<spvtools::opt::IRContext> MustBuildContext(const SpirvBinary& binary) {
+  auto context = BuildIrContext(binary);
+  if (!context.ok()) {
+    ADD_FAILURE() << context.error().message;
+    return nullptr;
+  }
+  return std::move(context).value();
 }
 
 // Bytes of |words| in big-endian order (WordsToBytes writes little-endian).

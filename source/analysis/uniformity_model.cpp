@@ -229,14 +229,11 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
     node.rule = rule;
     const uint32_t id = inst != nullptr ? inst->result_id() : 0;
     const uint32_t n = static_cast<uint32_t>(m.nodes.size());
-    if (id != 0) {
-      (*node_of_id)[id] = n;
-      node.asserted = AssertedLevel(index, id);
-    }
+    if (id != 0) (*node_of_id)[id] = n;
     m.node_block.push_back(block);
     m.node_id.push_back(id);
     m.node_rule.push_back(rule.rule);
-    m.node_asserted.push_back(node.asserted);
+    m.node_asserted.push_back(id != 0 ? AssertedLevel(index, id) : Uniformity::kDivergent);
     operand_ids.StartList();
     if (inst != nullptr) ForEachInIdOf(*inst, [&](uint32_t in_id) { operand_ids.Add(in_id); });
     node_opcode.push_back(inst != nullptr ? inst->opcode() : spv::Op::OpNop);

@@ -72,9 +72,6 @@ struct Node {
   // loads through an access chain also have the chain as |address| and as
   // an operand.
   bool promoted = false;
-  // A Uniform/UniformId decoration: the widest level the value may have
-  // (kDivergent: none).
-  Uniformity asserted = Uniformity::kDivergent;
 };
 
 struct MemoryWrite {
@@ -99,7 +96,8 @@ struct FunctionModel {
 
   std::vector<Node> nodes;
   // Per node: its block, its result id (0 for a virtual phi or insert), a
-  // copy of nodes[n].rule.rule and of .asserted, in arrays of their own for
+  // copy of nodes[n].rule.rule, and the widest level a Uniform/UniformId
+  // decoration allows its value (kDivergent: none), in arrays of their own for
   // the solver's hot paths (temporal divergence is asked for every operand
   // of every evaluation, and most evaluations are of pure instructions that
   // need nothing else): a Node is 64 bytes, so reading one field of a Node

@@ -40,9 +40,9 @@ OpFunctionEnd
 
 TEST(FunctionCfg, IrreducibleKernel) {
   const SpirvBinary binary = test::MustAssemble(kIrreducibleKernel);
-  auto context = BuildIrContext(binary);
-  ASSERT_TRUE(context.ok()) << context.error().message;
-  const spvtools::opt::Function& function = *(*context)->module()->begin();
+  const auto context = test::MustBuildContext(binary);
+  ASSERT_NE(context, nullptr);
+  const spvtools::opt::Function& function = *context->module()->begin();
   const analysis::FunctionCfg cfg = analysis::BuildFunctionCfg(function);
   ASSERT_EQ(cfg.cfg.size(), 4u);
   EXPECT_EQ(cfg.cfg.successors[0], (std::vector<uint32_t>{1, 2}));
@@ -85,13 +85,13 @@ OpBranch %merge
 OpReturn
 OpFunctionEnd
 )");
-  auto context = BuildIrContext(binary);
-  ASSERT_TRUE(context.ok()) << context.error().message;
-  const analysis::FunctionCfg cfg = analysis::BuildFunctionCfg(*(*context)->module()->begin());
+  const auto context = test::MustBuildContext(binary);
+  ASSERT_NE(context, nullptr);
+  const analysis::FunctionCfg cfg = analysis::BuildFunctionCfg(*context->module()->begin());
   EXPECT_EQ(cfg.cfg.successors[0], (std::vector<uint32_t>{2, 1}));  // default %merge first
   // The selector %zero.
   EXPECT_EQ(cfg.terminator_operand[0],
-            (*context)->module()->begin()->begin()->tail()->GetSingleWordInOperand(0));
+            context->module()->begin()->begin()->tail()->GetSingleWordInOperand(0));
   EXPECT_NE(cfg.terminator_operand[0], 0u);
 }
 
@@ -116,10 +116,10 @@ OpFunctionEnd
 OpReturnValue %x
 OpFunctionEnd
 )");
-  auto context = BuildIrContext(binary);
-  ASSERT_TRUE(context.ok()) << context.error().message;
+  const auto context = test::MustBuildContext(binary);
+  ASSERT_NE(context, nullptr);
   std::vector<const spvtools::opt::Function*> functions;  // %k, %f
-  for (const auto& function : *(*context)->module()) functions.push_back(&function);
+  for (const auto& function : *context->module()) functions.push_back(&function);
   ASSERT_EQ(functions.size(), 2u);
   const spvtools::opt::Function& f = *functions[1];
   const analysis::FunctionCfg cfg = analysis::BuildFunctionCfg(f);
@@ -156,9 +156,9 @@ OpReturn
 OpFunctionEnd
 )";
     const SpirvBinary binary = test::MustAssemble(text.c_str());
-    auto context = BuildIrContext(binary);
-    ASSERT_TRUE(context.ok()) << context.error().message;
-    const analysis::FunctionCfg cfg = analysis::BuildFunctionCfg(*(*context)->module()->begin());
+    const auto context = test::MustBuildContext(binary);
+    ASSERT_NE(context, nullptr);
+    const analysis::FunctionCfg cfg = analysis::BuildFunctionCfg(*context->module()->begin());
     ASSERT_EQ(cfg.cfg.size(), 3u) << far;
     EXPECT_EQ(cfg.by_label.empty(), std::string(far) == "%20") << far;  // each way once
     for (uint32_t b = 0; b < cfg.cfg.size(); ++b) EXPECT_EQ(cfg.Index(cfg.label_of[b]), b) << far;

@@ -61,11 +61,11 @@ OpFunctionEnd
 
 TEST(ModuleIndex, CallsAndKillsOfTheFunctionBodies) {
   const SpirvBinary binary = test::MustAssemble(kCalls);
-  auto context = BuildIrContext(binary);
-  ASSERT_TRUE(context.ok()) << context.error().message;
-  const analysis::ModuleIndex index(context->get());
+  const auto context = test::MustBuildContext(binary);
+  ASSERT_NE(context, nullptr);
+  const analysis::ModuleIndex index(context.get());
   std::vector<uint32_t> functions;  // main, helper, kill, unused
-  for (const auto& function : *(*context)->module()) functions.push_back(function.result_id());
+  for (const auto& function : *context->module()) functions.push_back(function.result_id());
   ASSERT_EQ(functions.size(), 4u);
   const uint32_t main = functions[0], helper = functions[1], kill = functions[2];
   const std::vector<std::pair<uint32_t, uint32_t>> calls = {

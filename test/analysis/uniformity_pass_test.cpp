@@ -186,15 +186,6 @@ SpirvBinary ValidBinary(const std::string& text) {
   return binary;
 }
 
-std::unique_ptr<IRContext> MustBuild(const SpirvBinary& binary) {
-  auto context = BuildIrContext(binary);
-  if (!context.ok()) {
-    ADD_FAILURE() << context.error().message;
-    return nullptr;
-  }
-  return std::move(context).value();
-}
-
 // The ids of the OpNames of |context|.
 std::map<std::string, uint32_t> IdsByName(IRContext& context) {
   std::map<std::string, uint32_t> ids;
@@ -252,7 +243,7 @@ TEST(UniformityAnalysisPass, InOptimizerPipelineAfterStripDebugInfo) {
   const SpirvBinary binary = ValidBinary(kCompute);
   ASSERT_FALSE(binary.words.empty());
   // Names from the input: strip-debug removes the OpNames but renumbers nothing.
-  std::unique_ptr<IRContext> input = MustBuild(binary);
+  std::unique_ptr<IRContext> input = test::MustBuildContext(binary);
   ASSERT_NE(input, nullptr);
   const std::map<std::string, uint32_t> ids = IdsByName(*input);
   auto id = [&ids](const std::string& name) {
@@ -319,7 +310,7 @@ TEST(UniformityAnalysisPass, AloneInOptimizerPipelineLeavesTheBinaryUnchanged) {
 // the verdicts are those reasoned above kKernelFunction.
 TEST(UniformityAnalysisPass, RunOnIrContext) {
   const SpirvBinary binary = ValidBinary(test::KernelModule("branches", kKernelFunction));
-  std::unique_ptr<IRContext> context = MustBuild(binary);
+  std::unique_ptr<IRContext> context = test::MustBuildContext(binary);
   ASSERT_NE(context, nullptr);
   const std::map<std::string, uint32_t> ids = IdsByName(*context);
 
@@ -361,7 +352,7 @@ TEST(UniformityAnalysisPass, PassesItsOptionsToTheAnalysis) {
   const SpirvBinary binary = ValidBinary(test::KernelModule("pointer", kPointerKernelFunction));
   for (bool assume : {false, true}) {
     SCOPED_TRACE(assume ? "assume_no_concurrent_writes" : "default options");
-    std::unique_ptr<IRContext> context = MustBuild(binary);
+    std::unique_ptr<IRContext> context = test::MustBuildContext(binary);
     ASSERT_NE(context, nullptr);
     const std::map<std::string, uint32_t> ids = IdsByName(*context);
     UniformityOptions options;
@@ -380,7 +371,7 @@ TEST(UniformityAnalysisPass, PassesItsOptionsToTheAnalysis) {
 // context's analyses still valid, and every analysis declared preserved.
 TEST(UniformityAnalysisPass, ChangesNothingAndPreservesAnalyses) {
   const SpirvBinary binary = ValidBinary(test::KernelModule("branches", kKernelFunction));
-  std::unique_ptr<IRContext> context = MustBuild(binary);
+  std::unique_ptr<IRContext> context = test::MustBuildContext(binary);
   ASSERT_NE(context, nullptr);
   const std::vector<uint32_t> before = EmitBinary(*context);
   const uint32_t id_bound = context->module()->id_bound();
@@ -412,7 +403,7 @@ TEST(UniformityAnalysisPass, ChangesNothingAndPreservesAnalyses) {
 // without calling the callback again.
 TEST(UniformityAnalysisPass, SecondRunOfOneInstanceFails) {
   const SpirvBinary binary = ValidBinary(test::KernelModule("branches", kKernelFunction));
-  std::unique_ptr<IRContext> context = MustBuild(binary);
+  std::unique_ptr<IRContext> context = test::MustBuildContext(binary);
   ASSERT_NE(context, nullptr);
   int calls = 0;
   UniformityAnalysisPass pass([&calls](const UniformityInfo&, IRContext*) { ++calls; });
