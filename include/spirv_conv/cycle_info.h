@@ -28,6 +28,9 @@
 #include <vector>
 
 namespace spirv_conv {
+namespace analysis {
+class CompressedLists;
+}  // namespace analysis
 
 // A control-flow graph over blocks 0..size-1; block |entry| starts it.
 struct Cfg {
@@ -89,6 +92,9 @@ class CycleInfo {
   // Computes the hierarchy of |cfg|. Blocks unreachable from the entry belong
   // to no cycle. O(blocks + edges) times the nesting depth.
   explicit CycleInfo(const Cfg& cfg);
+  // The same with the predecessor lists of |cfg| given (for the analyses
+  // that have them already; the type is internal to the library).
+  CycleInfo(const Cfg& cfg, const analysis::CompressedLists& predecessors);
   CycleInfo(CycleInfo&&) = default;
   CycleInfo& operator=(CycleInfo&&) = default;
 

@@ -21,8 +21,8 @@ CfgAnalyses::CfgAnalyses(Cfg owned, const Cfg* borrowed, const std::vector<char>
       predecessors(CompressedPredecessors(cfg)),
       rpo(cfg.size() == 0 ? std::vector<uint32_t>{} : ReversePostOrder(cfg.successors, cfg.entry)),
       rpo_index(cfg.size(), ~0u),
-      cycles(cfg),
-      dominators(cfg, predecessors, /*post=*/false),
+      cycles(cfg, predecessors),
+      dominators(cfg, predecessors, rpo),
       post_dominators(cfg, predecessors, /*post=*/true, also_exit) {
   for (uint32_t i = 0; i < rpo.size(); ++i) rpo_index[rpo[i]] = i;
 }

@@ -35,7 +35,10 @@ bool Cycle::Contains(const Cycle* other) const {
   return false;
 }
 
-CycleInfo::CycleInfo(const Cfg& cfg) : innermost_(cfg.size(), nullptr) {
+CycleInfo::CycleInfo(const Cfg& cfg) : CycleInfo(cfg, analysis::CompressedPredecessors(cfg)) {}
+
+CycleInfo::CycleInfo(const Cfg& cfg, const analysis::CompressedLists& predecessors)
+    : innermost_(cfg.size(), nullptr) {
   const uint32_t n = cfg.size();
   preorder_.assign(n, kUnreached);
   if (n == 0) return;
@@ -67,7 +70,6 @@ CycleInfo::CycleInfo(const Cfg& cfg) : innermost_(cfg.size(), nullptr) {
            preorder_[block] <= subtree_end[root];
   };
 
-  const analysis::CompressedLists predecessors = analysis::CompressedPredecessors(cfg);
   std::vector<Cycle*> owner(n, nullptr);  // innermost cycle found so far
   auto outermost = [](Cycle* cycle) {
     while (cycle->parent_ != nullptr) cycle = cycle->parent_;

@@ -101,55 +101,68 @@ DominatorTree::DominatorTree(const Cfg& cfg, bool post, const std::vector<char>&
     : DominatorTree(cfg, CompressedPredecessors(cfg), post, also_exit) {}
 
 DominatorTree::DominatorTree(const Cfg& cfg, const CompressedLists& predecessors, bool post,
-                             const std::vector<char>& also_exit) {
+                             const std::vector<char>& also_exit)
+    : DominatorTree(cfg, predecessors, post, also_exit, nullptr) {}
+
+DominatorTree::DominatorTree(const Cfg& cfg, const CompressedLists& predecessors,
+                             const std::vector<uint32_t>& rpo)
+    : DominatorTree(cfg, predecessors, /*post=*/false, {}, &rpo) {}
+
+DominatorTree::DominatorTree(const Cfg& cfg, const CompressedLists& predecessors, bool post,
+                             const std::vector<char>& also_exit,
+                             const std::vector<uint32_t>* given_rpo) {
   const uint32_t n = cfg.size();
-  // The graph to walk forwards and the one to read predecessors from: the
-  // CFG itself for dominators, the reversed CFG plus a virtual exit for
-  // post-dominators.
-  CompressedLists forward_storage;
+  // The blocks to visit in reverse post-order, and the graph to read their
+  // predecessors from: the CFG itself for dominators, the reversed CFG plus
+  // a virtual exit for post-dominators.
+  std::vector<uint32_t> own_rpo;
+  const std::vector<uint32_t>* rpo_of_graph = given_rpo != nullptr ? given_rpo : &own_rpo;
   CompressedLists backward_storage;
-  const CompressedLists* forward_graph = &forward_storage;
   const CompressedLists* backward_graph = &backward_storage;
-  std::vector<std::pair<uint32_t, uint32_t>> edges;
+  uint32_t size = n;
   if (!post) {
-    for (uint32_t b = 0; b < n; ++b) {
-      for (uint32_t s : cfg.successors[b]) edges.emplace_back(b, s);
-    }
-    forward_storage = CompressedLists::FromPairs(n, edges);
-    backward_graph = &predecessors;
     root_ = cfg.entry;
+    if (given_rpo == nullptr && n != 0) own_rpo = ReversePostOrderOf(cfg.successors, root_);
+    backward_graph = &predecessors;
   } else {
     const std::vector<char> reaches = ReachesExit(cfg, predecessors);
     const std::vector<char> endless = EndlessSinks(cfg, reaches);
     root_ = n;
+    size = n + 1;
     std::vector<char> exits(n, 0);  // blocks with an edge to the virtual exit
     for (uint32_t b = 0; b < n; ++b) {
       exits[b] = cfg.successors[b].empty() || endless[b] || (!also_exit.empty() && also_exit[b]);
     }
-    // Forwards: the predecessors, and the virtual exit before the exiting blocks.
+    // Forwards: the predecessors, and the virtual exit before the exiting
+    // blocks. Both graphs are built list by list, in order.
+    CompressedLists forward;
+    forward.Reserve(n + 1, predecessors.total_items() + n);
     for (uint32_t b = 0; b < n; ++b) {
-      for (uint32_t p : predecessors[b]) edges.emplace_back(b, p);
+      forward.StartList();
+      for (uint32_t p : predecessors[b]) forward.Add(p);
     }
+    forward.StartList();
     for (uint32_t b = 0; b < n; ++b) {
-      if (exits[b]) edges.emplace_back(n, b);
+      if (exits[b]) forward.Add(b);
     }
-    forward_storage = CompressedLists::FromPairs(n + 1, edges);
+    forward.Finish();
+    own_rpo = ReversePostOrderOf(forward, root_);
     // Backwards: the successors, and the virtual exit after the exiting blocks.
-    edges.clear();
+    backward_storage.Reserve(n + 1, predecessors.total_items() + n);
     for (uint32_t b = 0; b < n; ++b) {
-      for (uint32_t s : cfg.successors[b]) edges.emplace_back(b, s);
-      if (exits[b]) edges.emplace_back(b, n);
+      backward_storage.StartList();
+      for (uint32_t s : cfg.successors[b]) backward_storage.Add(s);
+      if (exits[b]) backward_storage.Add(n);
     }
-    backward_storage = CompressedLists::FromPairs(n + 1, edges);
+    backward_storage.StartList();
+    backward_storage.Finish();
   }
-  const CompressedLists& forward = *forward_graph;
   const CompressedLists& backward = *backward_graph;
-  const uint32_t size = forward.size();
   idom_.assign(size, kNone);
   order_.assign(size, kNone);
   if (size == 0) return;
 
-  const std::vector<uint32_t> rpo = ReversePostOrderOf(forward, root_);
+  const std::vector<uint32_t>& rpo = *rpo_of_graph;
   for (uint32_t i = 0; i < rpo.size(); ++i) order_[rpo[i]] = i;
   auto intersect = [&](uint32_t a, uint32_t b) {
     while (a != b) {

@@ -43,6 +43,10 @@ class DominatorTree {
   // The same with the predecessors of |cfg| (CompressedPredecessors) given.
   DominatorTree(const Cfg& cfg, const CompressedLists& predecessors, bool post,
                 const std::vector<char>& also_exit = {});
+  // Dominators with the predecessors and the reverse post-order of |cfg|
+  // (ReversePostOrder from its entry) given.
+  DominatorTree(const Cfg& cfg, const CompressedLists& predecessors,
+                const std::vector<uint32_t>& rpo);
 
   // The immediate (post-)dominator of |block|; kNone for the root and for
   // blocks the traversal never reached.
@@ -55,6 +59,9 @@ class DominatorTree {
   uint32_t root() const { return root_; }
 
  private:
+  // |given_rpo|: the reverse post-order of |cfg| (dominators only), or null.
+  DominatorTree(const Cfg& cfg, const CompressedLists& predecessors, bool post,
+                const std::vector<char>& also_exit, const std::vector<uint32_t>* given_rpo);
   // Numbers the tree (tree_in_, tree_out_) from idom_; |rpo| lists the
   // reachable blocks in reverse post-order.
   void NumberTree(const std::vector<uint32_t>& rpo);

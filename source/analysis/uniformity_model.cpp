@@ -354,6 +354,7 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
   def_user.reserve(operand_ids.total_items() + m.nodes.size());
   for (const MemorySsa::VirtualPhi& phi : m.memory.phis) phi_incoming += phi.incoming.size();
   m.incoming.reserve(phi_incoming);
+  m.incoming_start.reserve(m.nodes.size() + 1);
   m.operands.Reserve(m.nodes.size(), operand_ids.total_items() + m.nodes.size());
   auto def_node = [&](const MemorySsa::Def& def) -> std::pair<uint32_t, uint32_t> {
     switch (def.kind) {
@@ -373,7 +374,8 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
     const CompressedLists::Range ids = operand_ids[self];
     const spv::Op opcode = node_opcode[self];
     m.operands.StartList();
-    node.incoming_begin = static_cast<uint32_t>(m.incoming.size());
+    const auto incoming_begin = static_cast<uint32_t>(m.incoming.size());
+    m.incoming_start.push_back(incoming_begin);
     if (node.virtual_phi != kNoNode) {
       for (const auto& [def, pred] : m.memory.phis[node.virtual_phi].incoming) {
         auto [id, n] = def_node(def);
@@ -426,11 +428,10 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
         }
       }
     }
-    node.incoming_count = static_cast<uint32_t>(m.incoming.size()) - node.incoming_begin;
-    if (node.incoming_count != 0) {
+    if (m.incoming.size() != incoming_begin) {
       phis.push_back(self);
-      for (const auto& in : m.IncomingOf(self)) {
-        if (in.node != kNoNode) def_user.emplace_back(in.node, self);
+      for (size_t i = incoming_begin; i < m.incoming.size(); ++i) {
+        if (m.incoming[i].node != kNoNode) def_user.emplace_back(m.incoming[i].node, self);
       }
     }
     for (uint32_t op : m.operands.Building()) def_user.emplace_back(op, self);
@@ -438,6 +439,7 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
       m.memory_readers.push_back(self);
     }
   }
+  m.incoming_start.push_back(static_cast<uint32_t>(m.incoming.size()));
   ResolveTrivialPhis(&m, phis, &def_user);
   m.operands.Finish();
   // A user may be listed more than once; the solver's worklist ignores repeats.

@@ -51,10 +51,7 @@ struct Node {
     uint32_t node;
     uint32_t predecessor;
   };
-  // Phis: where their incoming values lie in FunctionModel::incoming (one
-  // array for the function, so that a Node is one cache line).
-  uint32_t incoming_begin = 0;
-  uint32_t incoming_count = 0;
+  // Phis: their incoming values lie in FunctionModel::incoming (IncomingOf).
   uint32_t virtual_phi = kNoNode;
   // A virtual insert (index into MemorySsa::inserts): a store through an
   // access chain into a promoted variable, the variable's new content. A
@@ -112,8 +109,11 @@ struct FunctionModel {
   std::vector<Rule> node_rule;
   std::vector<Uniformity> node_asserted;
   // The incoming values of every phi, real and virtual, each phi's in one
-  // run (Node::incoming_begin, incoming_count).
+  // run: node n's are incoming[incoming_start[n] .. incoming_start[n + 1]]
+  // (none for other nodes). A dense array, not fields of Node: the solver
+  // reads a phi's values without the node's cache line.
   std::vector<Node::Incoming> incoming;
+  std::vector<uint32_t> incoming_start;  // per node, and one past the last
   template <typename T>
   struct Span {
     T* first;
@@ -123,14 +123,10 @@ struct FunctionModel {
     bool empty() const { return first == last; }
   };
   Span<const Node::Incoming> IncomingOf(uint32_t n) const {
-    const Node& node = nodes[n];
-    return {incoming.data() + node.incoming_begin,
-            incoming.data() + node.incoming_begin + node.incoming_count};
+    return {incoming.data() + incoming_start[n], incoming.data() + incoming_start[n + 1]};
   }
   Span<Node::Incoming> IncomingOf(uint32_t n) {
-    const Node& node = nodes[n];
-    return {incoming.data() + node.incoming_begin,
-            incoming.data() + node.incoming_begin + node.incoming_count};
+    return {incoming.data() + incoming_start[n], incoming.data() + incoming_start[n + 1]};
   }
   // Phi |n|: whether the defined incoming values on the edges from
   // |predecessors| (sorted block indices) differ, i.e. whether threads that
