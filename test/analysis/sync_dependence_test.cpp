@@ -124,6 +124,28 @@ TEST(SyncDependenceTest, DivergedPathsReachingAnIrreducibleCycle) {
   EXPECT_FALSE(d.not_m_converged_cycles[0]->IsReducible());
 }
 
+// Both entries of an irreducible cycle reached by diverged paths are joins:
+//
+//        0 (div)           3 <- 0 -> 1 -> 3 and 0 -> 2 -> 4 -> 3
+//       / \                4 <- 0 -> 2 -> 4 and 0 -> 1 -> 3 -> 4
+//      1   2               5 <- 0 -> 1 -> 3 -> 5 and 0 -> 2 -> 4 -> 5
+//      |   |               (each pair disjoint apart from 0 and the join)
+//      3 <-> 4
+//       \ /
+//        5
+//
+// The labels settle only on a second pass over the cycle: in reverse
+// post-order 3 comes first, and the second label reaches it only through 4,
+// after 4 became a join. A propagation that relabelled only the blocks
+// changed so far (not those whose inputs changed) would miss 3.
+TEST(SyncDependenceTest, BothEntriesOfAnIrreducibleCycleAreJoins) {
+  CfgAnalyses g(Graph({{1, 2}, {3}, {4}, {4, 5}, {3, 5}, {}}));
+  const BranchDivergence d = ComputeBranchDivergence(g, 0);
+  EXPECT_EQ(d.joins, (std::vector<uint32_t>{3, 4, 5}));
+  ASSERT_EQ(d.not_m_converged_cycles.size(), 1u);
+  EXPECT_EQ(d.not_m_converged_cycles[0]->header(), 3u);
+}
+
 // The same branch before a natural loop: one entry, always m-converged.
 //   0 (div) -> 1, 2; 1 -> 2; 2 (header) <-> 3; 3 -> 4
 TEST(SyncDependenceTest, DivergedPathsReachingANaturalLoopAreHarmless) {
