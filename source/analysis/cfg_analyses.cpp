@@ -9,6 +9,28 @@
 namespace spirv_conv {
 namespace analysis {
 
+CycleTree::CycleTree(const CycleInfo& cycles, uint32_t blocks) : innermost(blocks, kNone) {
+  const std::vector<const Cycle*> all = cycles.AllCycles();
+  const auto count = static_cast<uint32_t>(all.size());
+  parent.assign(count, kNone);
+  depth.assign(count, 0);
+  for (uint32_t ci = 0; ci < count; ++ci) {
+    if (all[ci]->parent() != nullptr) parent[ci] = all[ci]->parent()->index();
+    depth[ci] = all[ci]->depth();
+  }
+  // In preorder a subtree is a run: a cycle's end is its last
+  // descendant's + 1, found children before parents.
+  end.resize(count);
+  for (uint32_t ci = 0; ci < count; ++ci) end[ci] = ci + 1;
+  for (uint32_t ci = count; ci-- > 0;) {
+    if (parent[ci] != kNone) end[parent[ci]] = std::max(end[parent[ci]], end[ci]);
+  }
+  for (uint32_t b = 0; b < blocks; ++b) {
+    const Cycle* c = cycles.InnermostCycle(b);
+    if (c != nullptr) innermost[b] = c->index();
+  }
+}
+
 CfgAnalyses::CfgAnalyses(Cfg graph, const std::vector<char>& also_exit)
     : CfgAnalyses(std::move(graph), nullptr, also_exit) {}
 
@@ -22,6 +44,7 @@ CfgAnalyses::CfgAnalyses(Cfg owned, const Cfg* borrowed, const std::vector<char>
       rpo(cfg.size() == 0 ? std::vector<uint32_t>{} : ReversePostOrder(cfg.successors, cfg.entry)),
       rpo_index(cfg.size(), ~0u),
       cycles(cfg, predecessors),
+      cycle_tree(cycles, cfg.size()),
       dominators(cfg, predecessors, rpo),
       post_dominators(cfg, predecessors, /*post=*/true, also_exit) {
   for (uint32_t i = 0; i < rpo.size(); ++i) rpo_index[rpo[i]] = i;

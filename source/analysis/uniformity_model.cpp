@@ -89,10 +89,6 @@ uint32_t FunctionModel::NodeOf(uint32_t id) const {
   return id < node_of_id->size() ? (*node_of_id)[id] : kNoNode;
 }
 
-bool FunctionModel::IsInvariantIn(uint32_t n, const Cycle* cycle) const {
-  return cycle->depth() >= node_invariant_depth[n];
-}
-
 namespace {
 
 // Trivial phis (Braun et al., "Simple and Efficient Construction of SSA

@@ -172,8 +172,11 @@ struct FunctionModel {
   }
   // The node of |id| in this function, or kNoNode.
   uint32_t NodeOf(uint32_t id) const;
-  // True if node |n| has the same value in every iteration of |cycle|.
-  bool IsInvariantIn(uint32_t n, const Cycle* cycle) const;
+  // True if node |n| has the same value in every iteration of a cycle of
+  // depth |cycle_depth| around it (CycleTree::depth, Cycle::depth).
+  bool IsInvariantAtDepth(uint32_t n, uint32_t cycle_depth) const {
+    return cycle_depth >= node_invariant_depth[n];
+  }
 };
 
 // Builds the model of |function|. |may_end| tells whether a callee (by

@@ -99,11 +99,11 @@ Uniformity FunctionState::UseLevel(uint32_t def, uint32_t use_block) const {
 Uniformity FunctionState::TemporalLevel(uint32_t def, uint32_t use_block,
                                         const Cycle** widest) const {
   Uniformity level = kU;
-  auto take = [&](const Cycle* c) {
-    const Uniformity exit = exit_[c->index()];
+  auto take = [&](uint32_t ci) {
+    const Uniformity exit = exit_[ci];
     if (exit > level) {
       level = exit;
-      if (widest != nullptr) *widest = c;
+      if (widest != nullptr) *widest = model_.cycles[ci];
     }
   };
   const uint32_t def_block = model_.node_block[def];
@@ -111,23 +111,23 @@ Uniformity FunctionState::TemporalLevel(uint32_t def, uint32_t use_block,
   // block (inside every cycle and loop construct the definition is in), or
   // no cycle with a divergent exit yet.
   if (def_block == use_block || !any_divergent_exit_) return kU;
-  const CycleInfo& cycles = model_.graph->cycles;
-  for (const Cycle* c = cycles.InnermostCycle(def_block); c != nullptr && !c->Contains(use_block);
-       c = c->parent()) {
+  const CycleTree& tree = model_.graph->cycle_tree;
+  for (uint32_t ci = tree.innermost[def_block];
+       ci != CycleTree::kNone && !tree.Contains(ci, use_block); ci = tree.parent[ci]) {
     // Temporal divergence, unless the value is the same on every iteration.
-    if (model_.IsInvariantIn(def, c)) continue;
-    take(c);
+    if (model_.IsInvariantAtDepth(def, tree.depth[ci])) continue;
+    take(ci);
   }
   // Defined in a break block (loop_constructs.h): each iteration's leavers
   // compute it in their own dynamic instance, which ends at the merge. A
   // use past the merge sees the values of different iterations.
   for (uint32_t ci : model_.break_blocks.cycles_of[def_block]) {
-    const Cycle* c = model_.cycles[ci];
     const CompressedLists::Range of_use = model_.break_blocks.cycles_of[use_block];
-    if (c->Contains(use_block) || std::find(of_use.begin(), of_use.end(), ci) != of_use.end()) {
+    if (tree.Contains(ci, use_block) ||
+        std::find(of_use.begin(), of_use.end(), ci) != of_use.end()) {
       continue;
     }
-    take(c);
+    take(ci);
   }
   return level;
 }
@@ -302,12 +302,12 @@ Uniformity FunctionState::Evaluate(uint32_t n, SolverHost& host, Reason* why) {
   }
   // Cycles that are not m-converged: convergence inside is unknown, so only
   // values that are the same on every iteration stay uniform.
-  const CycleInfo& cycles = model_.graph->cycles;
-  for (const Cycle* c = cycles.InnermostCycle(block); c != nullptr; c = c->parent()) {
-    const uint32_t ci = c->index();
+  const CycleTree& tree = model_.graph->cycle_tree;
+  for (uint32_t ci = tree.innermost[block]; ci != CycleTree::kNone; ci = tree.parent[ci]) {
     if (assumed_[ci] == kU) continue;
-    if ((rule == Rule::kPhi && !model_.nodes[n].trivial) || !model_.IsInvariantIn(n, c)) {
-      take(assumed_[ci], {Kind::kCycle, model_.blocks.label_of[c->header()],
+    if ((rule == Rule::kPhi && !model_.nodes[n].trivial) ||
+        !model_.IsInvariantAtDepth(n, tree.depth[ci])) {
+      take(assumed_[ci], {Kind::kCycle, model_.blocks.label_of[model_.cycles[ci]->header()],
                           "defined in a cycle that is not m-converged"});
     }
   }
@@ -431,11 +431,11 @@ bool FunctionState::SolveControlFlow() {
                   "control flow depends on a non-uniform branch"};
       }
     }
-    for (const Cycle* c = g.cycles.InnermostCycle(b); c != nullptr; c = c->parent()) {
-      const uint32_t ci = c->index();
+    for (uint32_t ci = g.cycle_tree.innermost[b]; ci != CycleTree::kNone;
+         ci = g.cycle_tree.parent[ci]) {
       if (assumed_[ci] > level) {
         level = assumed_[ci];
-        reason = {Kind::kCycle, model_.blocks.label_of[c->header()],
+        reason = {Kind::kCycle, model_.blocks.label_of[model_.cycles[ci]->header()],
                   "inside a cycle that is not m-converged"};
       }
     }

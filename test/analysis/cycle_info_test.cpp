@@ -8,6 +8,7 @@
 
 #include "spirv_conv/cycle_info.h"
 
+#include "analysis/cfg_analyses.h"
 #include "gtest/gtest.h"
 
 namespace spirv_conv {
@@ -168,6 +169,33 @@ TEST(CycleInfo, DeepNestingDoesNotOverflowTheStack) {
   for (uint32_t b = 0; b + 1 < n; ++b) successors[b] = {b, b + 1};
   const CycleInfo info(Graph(std::move(successors)));
   EXPECT_EQ(info.TopLevelCycles().size(), n - 1);
+}
+
+TEST(CycleInfo, DenseTreeAgreesWithTheCycles) {
+  // Cycles three deep with a sibling, and a block in none:
+  //   outer {0..7} (7 -> 0), middle {1..4} (4 -> 1), inner {2, 3},
+  //   sibling {5, 6}; 8 is the exit.
+  //   0 -> 1 -> 2 <-> 3 -> 4 -> 5 <-> 6 -> 7 -> 8
+  //        ^_____________|                 |
+  //   ^____________________________________|
+  const analysis::CfgAnalyses g(Graph({{1}, {2}, {3}, {2, 4}, {1, 5}, {6}, {5, 7}, {0, 8}, {}}));
+  const analysis::CycleTree& tree = g.cycle_tree;
+  const std::vector<const Cycle*> all = g.cycles.AllCycles();
+  ASSERT_EQ(all.size(), 4u);
+  ASSERT_EQ(tree.parent.size(), 4u);
+  for (const Cycle* c : all) {
+    const uint32_t ci = c->index();
+    EXPECT_EQ(tree.depth[ci], c->depth());
+    EXPECT_EQ(tree.parent[ci],
+              c->parent() == nullptr ? analysis::CycleTree::kNone : c->parent()->index());
+    for (uint32_t b = 0; b < 9; ++b) {
+      EXPECT_EQ(tree.Contains(ci, b), c->Contains(b)) << "cycle " << ci << ", block " << b;
+    }
+  }
+  EXPECT_EQ(tree.innermost[8], analysis::CycleTree::kNone);
+  EXPECT_EQ(tree.depth[tree.innermost[3]], 3u);  // inner
+  EXPECT_EQ(tree.depth[tree.innermost[6]], 2u);  // sibling
+  EXPECT_EQ(tree.depth[tree.innermost[7]], 1u);  // outer
 }
 
 }  // namespace
