@@ -65,6 +65,9 @@ class Cycle {
   // The position of this cycle in CycleInfo::AllCycles(): dense, for
   // per-cycle arrays.
   uint32_t index() const { return tree_begin_; }
+  // One past the index of the last cycle nested in this one: the cycles
+  // with an index in [index(), subtree_end()) are this one and those inside.
+  uint32_t subtree_end() const { return tree_end_; }
   // Blocks outside the cycle with a predecessor inside it, sorted.
   const std::vector<uint32_t>& exits() const { return exits_; }
   // The edges (from inside, to outside) leaving the cycle, sorted by target.

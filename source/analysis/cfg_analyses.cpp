@@ -13,17 +13,12 @@ CycleTree::CycleTree(const CycleInfo& cycles, uint32_t blocks) : innermost(block
   const std::vector<const Cycle*> all = cycles.AllCycles();
   const auto count = static_cast<uint32_t>(all.size());
   parent.assign(count, kNone);
+  end.assign(count, 0);
   depth.assign(count, 0);
   for (uint32_t ci = 0; ci < count; ++ci) {
     if (all[ci]->parent() != nullptr) parent[ci] = all[ci]->parent()->index();
+    end[ci] = all[ci]->subtree_end();
     depth[ci] = all[ci]->depth();
-  }
-  // In preorder a subtree is a run: a cycle's end is its last
-  // descendant's + 1, found children before parents.
-  end.resize(count);
-  for (uint32_t ci = 0; ci < count; ++ci) end[ci] = ci + 1;
-  for (uint32_t ci = count; ci-- > 0;) {
-    if (parent[ci] != kNone) end[parent[ci]] = std::max(end[parent[ci]], end[ci]);
   }
   for (uint32_t b = 0; b < blocks; ++b) {
     const Cycle* c = cycles.InnermostCycle(b);

@@ -21,7 +21,7 @@ namespace analysis {
 // the cycle tree), for the solver's walks from a block outwards through
 // its cycles, done for every value and use: the Cycle objects lie apart on
 // the heap (at 100,000 blocks, megabytes of them), these arrays in a few
-// hundred kilobytes.
+// hundred kilobytes. A copy of what the Cycle objects hold, made once.
 //
 //   cycles by index:  0 [1 [2] 3] 4      parent: -, 0, 1, 0, -
 //                                          end:  4, 3, 3, 4, 5
