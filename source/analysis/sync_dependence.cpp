@@ -579,6 +579,30 @@ void AddNotMConvergedCycles(const CfgAnalyses& graph, uint32_t branch,
   }
 }
 
+// True if the open view (OpenViewCycles) would find the joins the first
+// propagation found, so it has nothing to add. That is so when the branch B
+// strictly dominates every block that its diverged paths reach before its
+// immediate post-dominator P:
+//
+//        H <-------.   H: the header of an irreducible cycle around B, the
+//        |         |   only kind of block the two views treat differently
+//        B         |   (collapsed in the first, kept in the open view). A
+//       / \        |   depth-first search meets B before any block B
+//      T   F       |   dominates, so none of those is H: before P, both
+//       \ /        |   views see the same blocks and edges and label them
+//        P --------'   alike (and no path comes back to B before P).
+//
+// The other blocks the propagation reaches are reached through P only, so
+// they carry P's label alone, in either view: no join there. (A propagation
+// whose labels never settle would count other joins, which no test has
+// seen.)
+bool OpenViewFindsTheseJoins(const CfgAnalyses& graph, uint32_t branch,
+                             SyncDependenceCache* cache) {
+  const uint32_t merge = graph.post_dominators.Idom(branch);
+  if (merge == DominatorTree::kNone || merge == graph.post_dominators.root()) return false;
+  return cache->DominatesUpTo(graph, branch, merge);
+}
+
 Edges SeedEdges(const Cfg& cfg, uint32_t branch) {
   Edges seeds;
   for (uint32_t s : cfg.successors[branch]) seeds.emplace_back(branch, s);
@@ -707,7 +731,8 @@ BranchDivergence ComputeBranchDivergence(const CfgAnalyses& graph, uint32_t bran
   // open view, now or on request).
   AddNotMConvergedCycles(graph, branch, result.joins, &result.not_m_converged_cycles);
   if (std::any_of(view.enclosing().begin(), view.enclosing().end(),
-                  [](const Cycle* c) { return !c->IsReducible(); })) {
+                  [](const Cycle* c) { return !c->IsReducible(); }) &&
+      !OpenViewFindsTheseJoins(graph, branch, cache)) {
     if (open_view == OpenView::kRun) {
       for (const Cycle* c : OpenViewCycles(graph, branch, result, cache)) {
         result.not_m_converged_cycles.push_back(c);
@@ -738,6 +763,43 @@ std::vector<const Cycle*> OpenViewCycles(const CfgAnalyses& graph, uint32_t bran
   const size_t known = cycles.size();
   AddNotMConvergedCycles(graph, branch, joins, &cycles);
   cycles.erase(cycles.begin(), cycles.begin() + static_cast<std::ptrdiff_t>(known));
+  return cycles;
+}
+
+const Cycle* OpenViewSingleLabelCycle(const CfgAnalyses& graph, uint32_t branch) {
+  const Cycle* found = nullptr;
+  for (const Cycle* z = graph.cycles.InnermostCycle(branch); z != nullptr; z = z->parent()) {
+    // The successors in |z| (a switch may name one block several times);
+    // an outer cycle holds those of an inner one.
+    uint32_t inside = kNoLabel;
+    for (uint32_t s : graph.cfg.successors[branch]) {
+      if (!z->Contains(s) || s == inside) continue;
+      if (inside != kNoLabel) return found;
+      inside = s;
+    }
+    if (z->parent() == nullptr || z->parent()->IsReducible()) found = z;
+  }
+  return found;
+}
+
+const Cycle* OpenViewOneExitCycle(const CfgAnalyses& graph, uint32_t branch) {
+  const DominatorTree& dt = graph.dominators;
+  for (const Cycle* w = graph.cycles.InnermostCycle(branch); w != nullptr; w = w->parent()) {
+    if (w->exits().size() > 1) continue;
+    const Cycle* parent = w->parent();
+    if (parent == nullptr || std::all_of(w->entries().begin(), w->entries().end(), [&](uint32_t e) {
+          return dt.StrictlyDominates(parent->header(), e);
+        })) {
+      return w;
+    }
+  }
+  return nullptr;
+}
+
+std::vector<const Cycle*> CyclesNotMConvergedBy(const CfgAnalyses& graph, uint32_t branch,
+                                                uint32_t join) {
+  std::vector<const Cycle*> cycles;
+  AddNotMConvergedCycles(graph, branch, {join}, &cycles);
   return cycles;
 }
 
@@ -848,6 +910,41 @@ const std::vector<uint32_t>* SyncDependenceCache::ViewOrder(const CfgAnalyses& g
   return &view_order_;
 }
 
+uint32_t SyncDependenceCache::StartSearch(const CfgAnalyses& graph) {
+  const uint32_t blocks = graph.cfg.size();
+  if (seen_.size() < blocks) {
+    seen_.resize(blocks, 0);
+    budget_ = 4 * static_cast<size_t>(blocks) + 4096;
+  }
+  return visits_ < budget_ ? ++searches_ : 0;
+}
+
+bool SyncDependenceCache::DominatesUpTo(const CfgAnalyses& graph, uint32_t branch, uint32_t merge) {
+  const uint32_t search = StartSearch(graph);
+  if (search == 0) return false;
+  const DominatorTree& dt = graph.dominators;
+  std::vector<uint32_t> work;
+  auto reach = [&](uint32_t b) {
+    if (b == merge || seen_[b] == search) return true;
+    if (!dt.StrictlyDominates(branch, b)) return false;
+    seen_[b] = search;
+    work.push_back(b);
+    return true;
+  };
+  for (uint32_t s : graph.cfg.successors[branch]) {
+    if (!reach(s)) return false;
+  }
+  while (!work.empty()) {
+    if (!Visit()) return false;
+    const uint32_t b = work.back();
+    work.pop_back();
+    for (uint32_t s : graph.cfg.successors[b]) {
+      if (!reach(s)) return false;
+    }
+  }
+  return true;
+}
+
 // Every block of |top| has the same acyclic post-dominator S: a
 // post-dominator of one block of a cycle that lies outside it post-dominates
 // every block of it (each reaches the others inside the cycle), so the
@@ -860,15 +957,13 @@ const std::vector<const Cycle*>* SyncDependenceCache::SegmentCycles(const CfgAna
   Segment& segment = segments_[top->index()];
   if (segment.computed) return segment.known ? &segment.cycles : nullptr;
   segment.computed = true;
-  const uint32_t blocks = graph.cfg.size();
-  const size_t budget = 4 * static_cast<size_t>(blocks) + 4096;
-  if (seen_.size() < blocks) seen_.resize(blocks, 0);
-  const uint32_t search = ++searches_;
+  const uint32_t search = StartSearch(graph);
+  if (search == 0) return nullptr;
   const uint32_t stop = AcyclicPostDominator(graph, top->header());
   std::vector<uint32_t> work = top->exits();
   for (uint32_t b : work) seen_[b] = search;
   while (!work.empty()) {
-    if (++visits_ > budget) return nullptr;
+    if (!Visit()) return nullptr;
     const uint32_t b = work.back();
     work.pop_back();
     if (b == stop) continue;

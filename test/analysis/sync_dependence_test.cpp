@@ -257,6 +257,7 @@ TEST(SyncDependenceTest, StoppingWhereThePathsMergeChangesNothing) {
 // candidate is settled.
 TEST(SyncDependenceTest, DeferredOpenViewAddsOnlyCandidates) {
   size_t open_view_cycles = 0;
+  size_t open_views_not_needed = 0;
   // Rounds 111445 and 190485 came out of a search over 200,000: the only
   // ones there in which the open view names a top-level cycle after the
   // branch's own (the case of SegmentCycles).
@@ -272,6 +273,18 @@ TEST(SyncDependenceTest, DeferredOpenViewAddsOnlyCandidates) {
       EXPECT_EQ(deferred.joins, full.joins);
       EXPECT_EQ(deferred.divergent_exit_cycles, full.divergent_exit_cycles);
       std::vector<const Cycle*> merged = deferred.not_m_converged_cycles;
+      const Cycle* inner = g.cycles.InnermostCycle(b);
+      bool irreducible_around = false;
+      for (const Cycle* c = inner; c != nullptr; c = c->parent()) {
+        irreducible_around |= !c->IsReducible();
+      }
+      if (irreducible_around && !deferred.open_view_deferred) {
+        // Not deferred because it could find no other joins: run anyway, it
+        // must name nothing.
+        ++open_views_not_needed;
+        EXPECT_TRUE(OpenViewCycles(g, b, deferred).empty())
+            << "round " << round << ", branch " << b;
+      }
       if (deferred.open_view_deferred) {
         for (const Cycle* c : OpenViewCycles(g, b, deferred)) {
           merged.push_back(c);
@@ -284,8 +297,50 @@ TEST(SyncDependenceTest, DeferredOpenViewAddsOnlyCandidates) {
       EXPECT_EQ(merged, full.not_m_converged_cycles) << "round " << round << ", branch " << b;
     }
   }
-  // The property is not vacuous: the open view did add cycles.
+  // The property is not vacuous: the open view did add cycles, and was
+  // found not needed for branches inside irreducible cycles.
   EXPECT_GT(open_view_cycles, 0u);
+  EXPECT_GT(open_views_not_needed, 0u);
+}
+
+// A branch in a ring with one successor in it and one outside: only the
+// first successor's label is ever inside the ring, so the open view has no
+// join there and OpenViewCandidatesSettled does not ask about the ring.
+//   0 -> 1 | 2; 1 (div) -> 2 | 3; 2 -> 1 | 3.
+TEST(SyncDependenceTest, OneSuccessorInATopLevelRingLeavesItOneLabel) {
+  CfgAnalyses g(Graph({{1, 2}, {2, 3}, {1, 3}, {}}));
+  const Cycle* ring = g.cycles.InnermostCycle(1);
+  ASSERT_NE(ring, nullptr);
+  ASSERT_FALSE(ring->IsReducible());
+  EXPECT_EQ(OpenViewSingleLabelCycle(g, 1), ring);
+  EXPECT_EQ(OpenViewSingleLabelCycle(g, 0), nullptr);
+  SyncDependenceCache cache;
+  EXPECT_TRUE(OpenViewCandidatesSettled(g, 1, &cache, [](const Cycle*) { return false; }));
+}
+
+// The same in a ring Z nested in an irreducible ring P does not hold: the
+// label of the successor outside Z goes round P and comes back into Z.
+//   0 -> a(1) | b(6); a -> d(2); d -> z1(3) | z2(4); z1 (div) -> z2 | x(5);
+//   z2 -> z1 | x; x -> b | e(7); b -> a | e.
+// From z1: z2 carries its own label; x goes round P through a and d into Z
+// at z2, which is a join of z1's branch dominated neither by z1 nor by Z's
+// header z1 (d -> z2): Z is not m-converged. P's header a dominates z2, so
+// the criterion stops at Z. Only the open view (P and Z not collapsed) sees
+// that path, and Z is a candidate it must be asked about.
+TEST(SyncDependenceTest, OneSuccessorInANestedRingDoesNotLeaveItOneLabel) {
+  CfgAnalyses g(Graph({{1, 6}, {2}, {3, 4}, {4, 5}, {3, 5}, {6, 7}, {1, 7}, {}}));
+  const Cycle* z = g.cycles.InnermostCycle(3);
+  ASSERT_NE(z, nullptr);
+  ASSERT_EQ(z->blocks(), (std::vector<uint32_t>{3, 4}));
+  ASSERT_NE(z->parent(), nullptr);
+  ASSERT_FALSE(z->parent()->IsReducible());
+  EXPECT_EQ(OpenViewSingleLabelCycle(g, 3), nullptr);
+  const BranchDivergence d = ComputeBranchDivergence(g, 3);
+  EXPECT_EQ(d.not_m_converged_cycles, (std::vector<const Cycle*>{z}));
+  SyncDependenceCache cache;
+  const BranchDivergence deferred = ComputeBranchDivergence(g, 3, &cache, OpenView::kDefer);
+  EXPECT_EQ(OpenViewCycles(g, 3, deferred), (std::vector<const Cycle*>{z}));
+  EXPECT_FALSE(OpenViewCandidatesSettled(g, 3, &cache, [&](const Cycle* c) { return c != z; }));
 }
 
 }  // namespace
