@@ -343,6 +343,36 @@ TEST(SyncDependenceTest, OneSuccessorInANestedRingDoesNotLeaveItOneLabel) {
   EXPECT_FALSE(OpenViewCandidatesSettled(g, 3, &cache, [&](const Cycle* c) { return c != z; }));
 }
 
+// A ring W = {w1, w2} with one exit E, nested in an irreducible ring P whose
+// header does not dominate W's entries:
+//   0 -> h(1) | d(2); h -> d; d -> w1(3) | w2(4); w1 (div) -> w2 | E(5);
+//   w2 -> w1; E -> h | 6.
+// From w1, the path w1 -> E -> h -> d -> w2 meets w1 -> w2 at w2: a join,
+// dominated neither by w1 nor by W's header w1 (d -> w2), nor by P's
+// header h (0 -> d -> w2 avoids h), so the criterion widens from W to P,
+// and the closed path h -> d -> w2 -> w1 -> E -> h has its entry d on that
+// diverged path: P is not m-converged. Only the open view sees it (W and P
+// collapsed, the first propagation finds no join). A join at E names
+// nothing (w1 dominates E), so W cannot stand for the open view's
+// candidates: its parent's header does not dominate it, and P does.
+TEST(SyncDependenceTest, OneExitCycleNeedsItsParentsHeaderToDominateIt) {
+  CfgAnalyses g(Graph({{1, 2}, {2}, {3, 4}, {4, 5}, {3}, {1, 6}, {}}));
+  const Cycle* w = g.cycles.InnermostCycle(3);
+  ASSERT_NE(w, nullptr);
+  ASSERT_EQ(w->blocks(), (std::vector<uint32_t>{3, 4}));
+  const Cycle* p = w->parent();
+  ASSERT_NE(p, nullptr);
+  ASSERT_EQ(p->header(), 1u);
+  ASSERT_FALSE(p->IsReducible());
+  EXPECT_EQ(ComputeBranchDivergence(g, 3).not_m_converged_cycles, (std::vector<const Cycle*>{p}));
+  EXPECT_EQ(OpenViewOneExitCycle(g, 3), p);
+  SyncDependenceCache cache;
+  const BranchDivergence deferred = ComputeBranchDivergence(g, 3, &cache, OpenView::kDefer);
+  EXPECT_TRUE(deferred.not_m_converged_cycles.empty());
+  EXPECT_EQ(OpenViewCycles(g, 3, deferred), (std::vector<const Cycle*>{p}));
+  EXPECT_FALSE(OpenViewCandidatesSettled(g, 3, &cache, [&](const Cycle* c) { return c != p; }));
+}
+
 }  // namespace
 }  // namespace analysis
 }  // namespace spirv_conv
