@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "analysis/compressed_lists.h"
+#include "analysis/module_index.h"
 
 namespace spirv_conv {
 namespace analysis {
@@ -26,30 +27,31 @@ FunctionCfg BuildFunctionCfg(const spvtools::opt::Function& function) {
   CompressedLists targets;
   for (const auto& block : function) {
     const spvtools::opt::Instruction& terminator = *block.ctail();
-    result.label_of.push_back(block.id());
+    const uint32_t label = ResultIdOf(*block.GetLabelInst());
+    result.label_of.push_back(label);
     result.terminator_opcode.push_back(terminator.opcode());
     result.loop_merge.push_back(block.GetLoopMergeInst());
-    low = std::min(low, block.id());
-    high = std::max(high, block.id());
+    low = std::min(low, label);
+    high = std::max(high, label);
     uint32_t operand = 0;
     targets.StartList();
     switch (terminator.opcode()) {
       case spv::Op::OpBranch:
-        targets.Add(terminator.GetSingleWordInOperand(0));
+        targets.Add(InOperandWord(terminator, 0));
         break;
       case spv::Op::OpBranchConditional:
-        operand = terminator.GetSingleWordInOperand(0);
-        targets.Add(terminator.GetSingleWordInOperand(1));
-        targets.Add(terminator.GetSingleWordInOperand(2));
+        operand = InOperandWord(terminator, 0);
+        targets.Add(InOperandWord(terminator, 1));
+        targets.Add(InOperandWord(terminator, 2));
         break;
       case spv::Op::OpSwitch:  // selector, default, then (literal, label) pairs
-        operand = terminator.GetSingleWordInOperand(0);
+        operand = InOperandWord(terminator, 0);
         for (uint32_t i = 1; i < terminator.NumInOperands(); i += 2) {
-          targets.Add(terminator.GetSingleWordInOperand(i));
+          targets.Add(InOperandWord(terminator, i));
         }
         break;
       case spv::Op::OpReturnValue:
-        operand = terminator.GetSingleWordInOperand(0);
+        operand = InOperandWord(terminator, 0);
         break;
       default:
         break;

@@ -28,33 +28,62 @@ ModuleIndex::ModuleIndex(spvtools::opt::IRContext* context) : context_(context) 
   // after it.
   std::vector<char> pointer_type(module.IdBound(), 0);
   uint32_t function = 0;  // the function whose body the walk is in
-  module.ForEachInst(
-      [&](Instruction* inst) {
-        const uint32_t id = inst->result_id();
-        if (id != 0 && id < defs_.size()) defs_[id] = inst;
-        const spv::Op op = inst->opcode();
-        if (op == spv::Op::OpFunction) {
-          function = id;
-        } else if (op == spv::Op::OpFunctionCall) {
-          calls_.emplace_back(function, inst->GetSingleWordInOperand(0));
-        } else if (op == spv::Op::OpKill || op == spv::Op::OpTerminateInvocation) {
-          if (killing_functions_.empty() || killing_functions_.back() != function) {
-            killing_functions_.push_back(function);
-          }
-        }
-        if (op == spv::Op::OpTypePointer && id < pointer_type.size()) {
-          pointer_type[id] = 1;
-        } else if (op == spv::Op::OpTypeForwardPointer) {
-          const uint32_t type = inst->GetSingleWordInOperand(0);
-          if (type < pointer_type.size()) pointer_type[type] = 1;
-        }
-        const uint32_t type = inst->type_id();
-        if (id != 0 && id < flags_.size()) {
-          if (type < pointer_type.size() && pointer_type[type]) flags_[id] |= kPointerFlag;
-          if (op == spv::Op::OpUndef) flags_[id] |= kUndefFlag;
-        }
-      },
-      /*run_on_debug_line_insts=*/false);
+  auto visit = [&](const Instruction& inst) {
+    const uint32_t id = ResultIdOf(inst);
+    if (id != 0 && id < defs_.size()) defs_[id] = const_cast<Instruction*>(&inst);
+    const spv::Op op = inst.opcode();
+    if (op == spv::Op::OpFunction) {
+      function = id;
+    } else if (op == spv::Op::OpFunctionCall) {
+      calls_.emplace_back(function, InOperandWord(inst, 0));
+    } else if (op == spv::Op::OpKill || op == spv::Op::OpTerminateInvocation) {
+      if (killing_functions_.empty() || killing_functions_.back() != function) {
+        killing_functions_.push_back(function);
+      }
+    }
+    if (op == spv::Op::OpTypePointer && id < pointer_type.size()) {
+      pointer_type[id] = 1;
+    } else if (op == spv::Op::OpTypeForwardPointer) {
+      const uint32_t type = InOperandWord(inst, 0);
+      if (type < pointer_type.size()) pointer_type[type] = 1;
+    }
+    const uint32_t type = TypeIdOf(inst);
+    if (id != 0 && id < flags_.size()) {
+      if (type < pointer_type.size() && pointer_type[type]) flags_[id] |= kPointerFlag;
+      if (op == spv::Op::OpUndef) flags_[id] |= kUndefFlag;
+    }
+  };
+  // What Module::ForEachInst visits (debug line instructions aside), in
+  // its order, with plain loops: its std::function calls, three deep for
+  // each instruction of a function, were most of this walk's time. The
+  // sections before the functions that are left out (capabilities,
+  // extensions, memory model, entry points, execution modes) define no ids.
+  bool non_semantic = false;  // instructions of a NonSemantic set trail the functions
+  for (const Instruction& inst : module.ext_inst_imports()) {
+    visit(inst);
+    non_semantic |= inst.GetInOperand(0).AsString().rfind("NonSemantic.", 0) == 0;
+  }
+  for (const Instruction& inst : module.debugs1()) visit(inst);
+  for (const Instruction& inst : module.debugs2()) visit(inst);
+  for (const Instruction& inst : module.debugs3()) visit(inst);
+  for (const Instruction& inst : module.ext_inst_debuginfo()) visit(inst);
+  for (const Instruction& inst : module.annotations()) visit(inst);
+  for (const Instruction& inst : module.types_values()) visit(inst);
+  for (spvtools::opt::Function& f : module) {
+    if (non_semantic) {  // Function keeps those in a list of its own with no accessor
+      f.ForEachInst([&](Instruction* inst) { visit(*inst); }, /*run_on_debug_line_insts=*/false,
+                    /*run_on_non_semantic_insts=*/true);
+      continue;
+    }
+    visit(f.DefInst());
+    f.ForEachParam([&](Instruction* param) { visit(*param); });
+    f.ForEachDebugInstructionsInHeader([&](Instruction* inst) { visit(*inst); });
+    for (const spvtools::opt::BasicBlock& block : f) {
+      visit(*block.GetLabelInst());
+      for (const Instruction& inst : block) visit(inst);
+    }
+    if (f.EndInst() != nullptr) visit(*f.EndInst());
+  }
 
   // (target, decoration) pairs; a group's decorations are handed to each
   // target of its OpGroupDecorate. OpGroupMemberDecorate is not expanded:

@@ -88,13 +88,34 @@ class ModuleIndex {
   std::vector<std::pair<uint32_t, std::vector<const spvtools::opt::Instruction*>>> decorations_;
 };
 
+// Instruction::result_id(), type_id() and GetSingleWordInOperand() read a
+// word through SPIRV-Tools' out-of-line GetSingleWordOperand, and
+// spvIsInIdType is out of line too. The model build asks them for every
+// instruction and operand of a function, so these read the same words
+// inline. (GetSingleWordOperand also asserts that the operand is one word;
+// a valid module's ids always are.)
+inline uint32_t ResultIdOf(const spvtools::opt::Instruction& inst) {
+  return inst.HasResultId() ? inst.GetOperand(inst.HasResultType() ? 1 : 0).words[0] : 0;
+}
+inline uint32_t TypeIdOf(const spvtools::opt::Instruction& inst) {
+  return inst.HasResultType() ? inst.GetOperand(0).words[0] : 0;
+}
+inline uint32_t InOperandWord(const spvtools::opt::Instruction& inst, uint32_t index) {
+  return inst.GetInOperand(index).words[0];
+}
+// spvIsInIdType: an id that is not the result or the result type.
+inline bool IsInIdType(spv_operand_type_t type) {
+  return type == SPV_OPERAND_TYPE_ID || type == SPV_OPERAND_TYPE_MEMORY_SEMANTICS_ID ||
+         type == SPV_OPERAND_TYPE_SCOPE_ID;
+}
+
 // Calls |f(id)| for each id among the "in" operands of |inst|, in order:
 // Instruction::ForEachInId without the std::function call per instruction.
 template <typename F>
 void ForEachInIdOf(const spvtools::opt::Instruction& inst, F&& f) {
   for (uint32_t i = inst.NumOperands() - inst.NumInOperands(); i < inst.NumOperands(); ++i) {
     const spvtools::opt::Operand& operand = inst.GetOperand(i);
-    if (spvIsInIdType(operand.type)) f(operand.words[0]);
+    if (IsInIdType(operand.type)) f(operand.words[0]);
   }
 }
 

@@ -51,13 +51,13 @@ PointerRoot FindRoot(const ModuleIndex& index, uint32_t pointer_id) {
       case spv::Op::OpInBoundsPtrAccessChain:
       case spv::Op::OpCopyObject:
       case spv::Op::OpImageTexelPointer:
-        pointer_id = def->GetSingleWordInOperand(0);  // the base (image variable)
+        pointer_id = InOperandWord(*def, 0);  // the base (image variable)
         continue;
       case spv::Op::OpVariable:
-        return {PointerRoot::Kind::kVariable, def->result_id(),
-                static_cast<spv::StorageClass>(def->GetSingleWordInOperand(0))};
+        return {PointerRoot::Kind::kVariable, ResultIdOf(*def),
+                static_cast<spv::StorageClass>(InOperandWord(*def, 0))};
       case spv::Op::OpFunctionParameter:
-        return {PointerRoot::Kind::kParameter, def->result_id(), spv::StorageClass::Function};
+        return {PointerRoot::Kind::kParameter, ResultIdOf(*def), spv::StorageClass::Function};
       default:
         return {};
     }
@@ -181,7 +181,7 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
       for (auto& block : *function) {
         for (Instruction& inst : block) {
           if (inst.opcode() != spv::Op::OpFunctionCall) continue;
-          auto it = may_end.find(inst.GetSingleWordInOperand(0));
+          auto it = may_end.find(InOperandWord(inst, 0));
           if (it != may_end.end() && it->second) m.may_end_invocation[b] = 1;
         }
         ++b;
@@ -223,7 +223,7 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
     Node node;
     node.inst = inst;
     node.rule = rule;
-    const uint32_t id = inst != nullptr ? inst->result_id() : 0;
+    const uint32_t id = inst != nullptr ? ResultIdOf(*inst) : 0;
     const uint32_t n = static_cast<uint32_t>(m.nodes.size());
     if (id != 0) (*node_of_id)[id] = n;
     m.node_block.push_back(block);
@@ -286,24 +286,24 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
             m.nodes[n].virtual_insert = it->second;
             virtual_insert_node[it->second] = n;
           }
-          const uint32_t pointer = inst.GetSingleWordInOperand(0);
+          const uint32_t pointer = InOperandWord(inst, 0);
           // Stores to promoted variables are definitions in the virtual SSA.
           if (m.memory.promoted.count(pointer) || m.memory.chains.count(pointer)) continue;
           MemoryWrite w;
           w.block = b;
           w.inst = &inst;
           w.root = FindRoot(index, pointer);
-          add_write(w, pointer, inst.GetSingleWordInOperand(1));
+          add_write(w, pointer, InOperandWord(inst, 1));
           continue;
         }
         if (inst.HasResultId() && op != spv::Op::OpLabel) {
           add_node(&inst, b, ClassifyInstruction(inst, index));
         }
         if (op == spv::Op::OpFunctionCall) {
-          const uint32_t call = m.NodeOf(inst.result_id());
+          const uint32_t call = m.NodeOf(ResultIdOf(inst));
           m.block_calls.Add(call);
           for (uint32_t a = 1; a < inst.NumInOperands(); ++a) {
-            const uint32_t arg = inst.GetSingleWordInOperand(a);
+            const uint32_t arg = InOperandWord(inst, a);
             if (!index.IsPointer(arg)) continue;
             MemoryWrite w;
             w.block = b;
