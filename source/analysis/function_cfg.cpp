@@ -17,41 +17,53 @@ uint32_t FunctionCfg::IndexBySearch(uint32_t label) const {
 }
 
 FunctionCfg BuildFunctionCfg(const spvtools::opt::Function& function) {
+  return BuildFunctionCfg(RecordFunctionBody(const_cast<spvtools::opt::Function&>(function)));
+}
+
+FunctionCfg BuildFunctionCfg(const FunctionBody& body) {
   FunctionCfg result;
   uint32_t low = ~0u;
   uint32_t high = 0;
-  // The branch targets (OpLabel ids) of each block, read in the same walk as
-  // its label: a second walk over the terminators was a cache miss or two per
-  // block on a large function. They become block indices below, once every
-  // label is known.
+  // The branch targets (OpLabel ids) of each block; they become block
+  // indices below, once every label is known.
   CompressedLists targets;
-  for (const auto& block : function) {
-    const spvtools::opt::Instruction& terminator = *block.ctail();
-    const uint32_t label = ResultIdOf(*block.GetLabelInst());
+  const uint32_t blocks = body.blocks();
+  result.label_of.reserve(blocks);
+  result.terminator_opcode.reserve(blocks);
+  result.loop_merge.reserve(blocks);
+  result.terminator_operand.reserve(blocks);
+  targets.Reserve(blocks, 2 * static_cast<size_t>(blocks));
+  for (uint32_t b = 0; b < blocks; ++b) {
+    const uint32_t first = body.block_start[b];         // the OpLabel
+    const uint32_t last = body.block_start[b + 1] - 1;  // the terminator
+    const uint32_t label = body.rows[first].result_id;
+    const spv::Op opcode = body.rows[last].opcode;
     result.label_of.push_back(label);
-    result.terminator_opcode.push_back(terminator.opcode());
-    result.loop_merge.push_back(block.GetLoopMergeInst());
+    result.terminator_opcode.push_back(opcode);
+    // OpLoopMerge, when present, comes right before the terminator.
+    result.loop_merge.push_back(last > first + 1 &&
+                                        body.rows[last - 1].opcode == spv::Op::OpLoopMerge
+                                    ? body.rows[last - 1].inst
+                                    : nullptr);
     low = std::min(low, label);
     high = std::max(high, label);
+    // In-operand ids: OpBranch (target), OpBranchConditional (condition,
+    // targets), OpSwitch (selector, default, then the case targets: its
+    // literals are not ids), OpReturnValue (value).
+    const CompressedLists::Range ids = body.in_ids[last];
     uint32_t operand = 0;
     targets.StartList();
-    switch (terminator.opcode()) {
+    switch (opcode) {
       case spv::Op::OpBranch:
-        targets.Add(InOperandWord(terminator, 0));
+        targets.Add(ids[0]);
         break;
       case spv::Op::OpBranchConditional:
-        operand = InOperandWord(terminator, 0);
-        targets.Add(InOperandWord(terminator, 1));
-        targets.Add(InOperandWord(terminator, 2));
-        break;
-      case spv::Op::OpSwitch:  // selector, default, then (literal, label) pairs
-        operand = InOperandWord(terminator, 0);
-        for (uint32_t i = 1; i < terminator.NumInOperands(); i += 2) {
-          targets.Add(InOperandWord(terminator, i));
-        }
+      case spv::Op::OpSwitch:
+        operand = ids[0];
+        for (size_t i = 1; i < ids.size(); ++i) targets.Add(ids[i]);
         break;
       case spv::Op::OpReturnValue:
-        operand = InOperandWord(terminator, 0);
+        operand = ids[0];
         break;
       default:
         break;

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "analysis/module_index.h"
 #include "source/opt/function.h"
 #include "spirv_conv/cycle_info.h"
 
@@ -52,6 +53,8 @@ struct FunctionCfg {
 // Builds the CFG of |function|: blocks in the function's order (the entry
 // first), successors in the order the terminator names them, each once.
 FunctionCfg BuildFunctionCfg(const spvtools::opt::Function& function);
+// The same from the rows ModuleIndex recorded (no walk over SPIRV-Tools' blocks).
+FunctionCfg BuildFunctionCfg(const FunctionBody& body);
 
 }  // namespace analysis
 }  // namespace spirv_conv

@@ -4,6 +4,7 @@
 #include "analysis/module_index.h"
 
 #include <algorithm>
+#include <iterator>
 
 namespace spirv_conv {
 namespace analysis {
@@ -19,7 +20,31 @@ bool IsWholeDecoration(spv::Op op) {
 
 }  // namespace
 
-ModuleIndex::ModuleIndex(spvtools::opt::IRContext* context) : context_(context) {
+void FunctionBody::Add(Instruction* inst, uint32_t result_id) {
+  const spv::Op opcode = inst->opcode();
+  if (opcode == spv::Op::OpLabel) block_start.push_back(static_cast<uint32_t>(rows.size()));
+  rows.push_back({inst, opcode, result_id});
+  in_ids.StartList();
+  ForEachInIdOf(*inst, [&](uint32_t id) { in_ids.Add(id); });
+}
+
+void FunctionBody::Finish() {
+  block_start.push_back(static_cast<uint32_t>(rows.size()));
+  in_ids.Finish();
+}
+
+FunctionBody RecordFunctionBody(spvtools::opt::Function& function) {
+  FunctionBody body;
+  for (spvtools::opt::BasicBlock& block : function) {
+    body.Add(block.GetLabelInst(), ResultIdOf(*block.GetLabelInst()));
+    for (Instruction& inst : block) body.Add(&inst, ResultIdOf(inst));
+  }
+  body.Finish();
+  return body;
+}
+
+ModuleIndex::ModuleIndex(spvtools::opt::IRContext* context, bool record_bodies)
+    : context_(context) {
   spvtools::opt::Module& module = *context->module();
   defs_.assign(module.IdBound(), nullptr);
   flags_.assign(module.IdBound(), 0);
@@ -27,8 +52,8 @@ ModuleIndex::ModuleIndex(spvtools::opt::IRContext* context) : context_(context) 
   // the value is seen; OpTypeForwardPointer names a pointer type declared
   // after it.
   std::vector<char> pointer_type(module.IdBound(), 0);
-  uint32_t function = 0;  // the function whose body the walk is in
-  auto visit = [&](const Instruction& inst) {
+  uint32_t function = 0;                       // the function whose body the walk is in
+  auto visit = [&](const Instruction& inst) {  // returns the result id
     const uint32_t id = ResultIdOf(inst);
     if (id != 0 && id < defs_.size()) defs_[id] = const_cast<Instruction*>(&inst);
     const spv::Op op = inst.opcode();
@@ -52,6 +77,7 @@ ModuleIndex::ModuleIndex(spvtools::opt::IRContext* context) : context_(context) 
       if (type < pointer_type.size() && pointer_type[type]) flags_[id] |= kPointerFlag;
       if (op == spv::Op::OpUndef) flags_[id] |= kUndefFlag;
     }
+    return id;
   };
   // What Module::ForEachInst visits (debug line instructions aside), in
   // its order, with plain loops: its std::function calls, three deep for
@@ -69,20 +95,38 @@ ModuleIndex::ModuleIndex(spvtools::opt::IRContext* context) : context_(context) 
   for (const Instruction& inst : module.ext_inst_debuginfo()) visit(inst);
   for (const Instruction& inst : module.annotations()) visit(inst);
   for (const Instruction& inst : module.types_values()) visit(inst);
+  if (record_bodies) bodies_.reserve(std::distance(module.begin(), module.end()));
   for (spvtools::opt::Function& f : module) {
-    if (non_semantic) {  // Function keeps those in a list of its own with no accessor
-      f.ForEachInst([&](Instruction* inst) { visit(*inst); }, /*run_on_debug_line_insts=*/false,
-                    /*run_on_non_semantic_insts=*/true);
-      continue;
+    FunctionBody* body = nullptr;
+    if (record_bodies) {
+      body_of_.emplace(&f, bodies_.size());
+      body = &bodies_.emplace_back(&f, FunctionBody{}).second;
     }
-    visit(f.DefInst());
-    f.ForEachParam([&](Instruction* param) { visit(*param); });
-    f.ForEachDebugInstructionsInHeader([&](Instruction* inst) { visit(*inst); });
-    for (const spvtools::opt::BasicBlock& block : f) {
-      visit(*block.GetLabelInst());
-      for (const Instruction& inst : block) visit(inst);
+    if (non_semantic) {        // Function keeps those in a list of its own with no accessor
+      bool in_blocks = false;  // from the first OpLabel to OpFunctionEnd
+      f.ForEachInst(
+          [&](Instruction* inst) {
+            const uint32_t id = visit(*inst);
+            if (inst->opcode() == spv::Op::OpLabel) in_blocks = true;
+            if (inst->opcode() == spv::Op::OpFunctionEnd) in_blocks = false;
+            if (in_blocks && body != nullptr) body->Add(inst, id);
+          },
+          /*run_on_debug_line_insts=*/false, /*run_on_non_semantic_insts=*/true);
+    } else {
+      visit(f.DefInst());
+      f.ForEachParam([&](Instruction* param) { visit(*param); });
+      f.ForEachDebugInstructionsInHeader([&](Instruction* inst) { visit(*inst); });
+      for (spvtools::opt::BasicBlock& block : f) {
+        const uint32_t label = visit(*block.GetLabelInst());
+        if (body != nullptr) body->Add(block.GetLabelInst(), label);
+        for (Instruction& inst : block) {
+          const uint32_t id = visit(inst);
+          if (body != nullptr) body->Add(&inst, id);
+        }
+      }
+      if (f.EndInst() != nullptr) visit(*f.EndInst());
     }
-    if (f.EndInst() != nullptr) visit(*f.EndInst());
+    if (body != nullptr) body->Finish();
   }
 
   // (target, decoration) pairs; a group's decorations are handed to each
@@ -120,6 +164,11 @@ ModuleIndex::ModuleIndex(spvtools::opt::IRContext* context) : context_(context) 
     decorations_.back().second.push_back(d);
     if (target < flags_.size()) flags_[target] |= kDecoratedFlag;
   }
+}
+
+const FunctionBody* ModuleIndex::Body(const spvtools::opt::Function* function) const {
+  auto it = body_of_.find(function);
+  return it == body_of_.end() ? nullptr : &bodies_[it->second].second;
 }
 
 const Instruction* ModuleIndex::TypeOf(uint32_t id) const {

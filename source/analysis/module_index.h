@@ -16,18 +16,47 @@
 #define SOURCE_ANALYSIS_MODULE_INDEX_H_
 
 #include <cstdint>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include "analysis/compressed_lists.h"
 #include "source/operand.h"
 #include "source/opt/ir_context.h"
 
 namespace spirv_conv {
 namespace analysis {
 
+// The instructions of one function's blocks as flat rows, in order, each
+// with its opcode, result id and "in" operand ids (ForEachInIdOf's order),
+// recorded by ModuleIndex's walk. The function CFG and the uniformity model
+// read these instead of SPIRV-Tools' instruction objects: each walk over
+// those is a cache miss or two per instruction on a large function (the
+// object, then its operand array), and these rows lie in one array.
+struct FunctionBody {
+  struct Row {
+    spvtools::opt::Instruction* inst;
+    spv::Op opcode;
+    uint32_t result_id;
+  };
+  std::vector<Row> rows;
+  CompressedLists in_ids;  // per row
+  std::vector<uint32_t>
+      block_start;  // per block: the row of its OpLabel; and one past the last row
+  uint32_t blocks() const { return static_cast<uint32_t>(block_start.size()) - 1; }
+
+  // Appends |inst| (an OpLabel starts a block; Finish() after the last one).
+  void Add(spvtools::opt::Instruction* inst, uint32_t result_id);
+  void Finish();
+};
+
+// The rows of |function| (what ModuleIndex records, for a caller without one).
+FunctionBody RecordFunctionBody(spvtools::opt::Function& function);
+
 class ModuleIndex {
  public:
-  explicit ModuleIndex(spvtools::opt::IRContext* context);
+  // |record_bodies|: also keep each function's FunctionBody (Body()).
+  explicit ModuleIndex(spvtools::opt::IRContext* context, bool record_bodies = false);
   ModuleIndex(const ModuleIndex&) = delete;
   ModuleIndex& operator=(const ModuleIndex&) = delete;
 
@@ -61,6 +90,9 @@ class ModuleIndex {
   // extended), or false (not a constant, spec constant, float ...).
   bool IntegerConstant(uint32_t id, uint64_t* value) const;
 
+  // The rows of |function|'s blocks, or null when they were not recorded.
+  const FunctionBody* Body(const spvtools::opt::Function* function) const;
+
   // Every OpFunctionCall of the function bodies as (caller, callee)
   // function ids, in module order.
   const std::vector<std::pair<uint32_t, uint32_t>>& Calls() const { return calls_; }
@@ -84,6 +116,8 @@ class ModuleIndex {
   std::vector<char> flags_;
   std::vector<std::pair<uint32_t, uint32_t>> calls_;
   std::vector<uint32_t> killing_functions_;
+  std::vector<std::pair<const spvtools::opt::Function*, FunctionBody>> bodies_;  // module order
+  std::unordered_map<const spvtools::opt::Function*, size_t> body_of_;
   // Decorations, sorted by target; Decorations() answers by binary search.
   std::vector<std::pair<uint32_t, std::vector<const spvtools::opt::Instruction*>>> decorations_;
 };

@@ -49,7 +49,7 @@ const char* UniformityName(Uniformity level) {
 class UniformityInfo::Impl : public analysis::SolverHost {
  public:
   Impl(spvtools::opt::IRContext* context, const UniformityOptions& options)
-      : context_(context), options_(options), index_(context) {}
+      : context_(context), options_(options), index_(context, /*record_bodies=*/true) {}
 
   Status Run();
 

@@ -165,7 +165,16 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
   m.index = &index;
   m.node_of_id = node_of_id;
   m.function = function;
-  m.blocks = BuildFunctionCfg(*function);
+  // The function's instructions as ModuleIndex recorded them (one array;
+  // recorded here when the index kept none).
+  FunctionBody own_body;
+  const FunctionBody* body = index.Body(function);
+  if (body == nullptr) own_body = RecordFunctionBody(*function), body = &own_body;
+  // The rows of block |b|'s instructions (its OpLabel left out).
+  auto rows_of = [&](uint32_t b) {
+    return std::make_pair(body->block_start[b] + 1, body->block_start[b + 1]);
+  };
+  m.blocks = BuildFunctionCfg(*body);
   const uint32_t n_blocks = m.blocks.cfg.size();
 
   // Blocks with a call that may end the invocation: extra exits for
@@ -177,14 +186,12 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
   {
     const auto self = may_end.find(function->result_id());
     if (self == may_end.end() || self->second) {
-      uint32_t b = 0;
-      for (auto& block : *function) {
-        for (Instruction& inst : block) {
-          if (inst.opcode() != spv::Op::OpFunctionCall) continue;
-          auto it = may_end.find(InOperandWord(inst, 0));
+      for (uint32_t b = 0; b < n_blocks; ++b) {
+        for (auto [r, end] = rows_of(b); r < end; ++r) {
+          if (body->rows[r].opcode != spv::Op::OpFunctionCall) continue;
+          auto it = may_end.find(body->in_ids[r][0]);
           if (it != may_end.end() && it->second) m.may_end_invocation[b] = 1;
         }
-        ++b;
       }
     }
     for (uint32_t b = 0; b < n_blocks; ++b) m.kills[b] = IsKill(m.blocks.terminator_opcode[b]);
@@ -219,11 +226,13 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
   std::vector<spv::Op> node_opcode;
   node_opcode.reserve(expected_nodes);
   size_t phi_incoming = 0;  // incoming values of the OpPhi nodes
-  auto add_node = [&](Instruction* inst, uint32_t block, const InstructionRule& rule) {
+  // |inst|: null for a virtual node; |id|, |opcode| and |in_ids|: its
+  // result id, opcode and in-operand ids.
+  auto add_node = [&](Instruction* inst, uint32_t id, spv::Op opcode, CompressedLists::Range in_ids,
+                      uint32_t block, const InstructionRule& rule) {
     Node node;
     node.inst = inst;
     node.rule = rule;
-    const uint32_t id = inst != nullptr ? ResultIdOf(*inst) : 0;
     const uint32_t n = static_cast<uint32_t>(m.nodes.size());
     if (id != 0) (*node_of_id)[id] = n;
     m.node_block.push_back(block);
@@ -231,16 +240,16 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
     m.node_rule.push_back(rule.rule);
     m.node_asserted.push_back(id != 0 ? AssertedLevel(index, id) : Uniformity::kDivergent);
     operand_ids.StartList();
-    if (inst != nullptr) ForEachInIdOf(*inst, [&](uint32_t in_id) { operand_ids.Add(in_id); });
-    node_opcode.push_back(inst != nullptr ? inst->opcode() : spv::Op::OpNop);
-    if (node_opcode.back() == spv::Op::OpPhi) phi_incoming += operand_ids.Building().size() / 2;
+    for (uint32_t in_id : in_ids) operand_ids.Add(in_id);
+    node_opcode.push_back(opcode);
+    if (opcode == spv::Op::OpPhi) phi_incoming += in_ids.size() / 2;
     m.nodes.push_back(std::move(node));
     m.block_nodes.Add(n);
     return n;
   };
   function->ForEachParam([&](Instruction* param) {
-    const uint32_t n =
-        add_node(param, m.blocks.cfg.entry, {Rule::kParameter, Uniformity::kUniform, ""});
+    const uint32_t n = add_node(param, ResultIdOf(*param), spv::Op::OpFunctionParameter, {},
+                                m.blocks.cfg.entry, {Rule::kParameter, Uniformity::kUniform, ""});
     m.nodes[n].parameter = static_cast<uint32_t>(m.parameter_ids.size());
     m.parameter_ids.push_back(param->result_id());
     m.parameter_is_pointer.push_back(index.IsPointer(param->result_id()));
@@ -268,42 +277,46 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
     write_ids.emplace_back(pointer, value);
   };
   {
-    uint32_t b = 0;
-    for (auto& block : *function) {
+    for (uint32_t b = 0; b < n_blocks; ++b) {
       if (b != 0) m.block_nodes.StartList();
       m.block_calls.StartList();
       for (uint32_t phi : virtual_phis_at[b]) {
-        const uint32_t n = add_node(nullptr, b, {Rule::kPhi, Uniformity::kUniform, ""});
+        const uint32_t n =
+            add_node(nullptr, 0, spv::Op::OpNop, {}, b, {Rule::kPhi, Uniformity::kUniform, ""});
         m.nodes[n].virtual_phi = phi;
         virtual_phi_node[phi] = n;
       }
-      for (Instruction& inst : block) {
-        const spv::Op op = inst.opcode();
-        if (op == spv::Op::OpStore) {
+      for (auto [r, end] = rows_of(b); r < end; ++r) {
+        const FunctionBody::Row& row = body->rows[r];
+        Instruction& inst = *row.inst;
+        const spv::Op op = row.opcode;
+        const CompressedLists::Range ids = body->in_ids[r];
+        if (op == spv::Op::OpStore) {  // in-operand ids: the pointer, the object
           auto it = insert_of_store.empty() ? insert_of_store.end() : insert_of_store.find(&inst);
           if (it != insert_of_store.end()) {
-            const uint32_t n = add_node(nullptr, b, {Rule::kFollow, Uniformity::kUniform, ""});
+            const uint32_t n = add_node(nullptr, 0, spv::Op::OpNop, {}, b,
+                                        {Rule::kFollow, Uniformity::kUniform, ""});
             m.nodes[n].virtual_insert = it->second;
             virtual_insert_node[it->second] = n;
           }
-          const uint32_t pointer = InOperandWord(inst, 0);
+          const uint32_t pointer = ids[0];
           // Stores to promoted variables are definitions in the virtual SSA.
           if (m.memory.promoted.count(pointer) || m.memory.chains.count(pointer)) continue;
           MemoryWrite w;
           w.block = b;
           w.inst = &inst;
           w.root = FindRoot(index, pointer);
-          add_write(w, pointer, InOperandWord(inst, 1));
+          add_write(w, pointer, ids[1]);
           continue;
         }
-        if (inst.HasResultId() && op != spv::Op::OpLabel) {
-          add_node(&inst, b, ClassifyInstruction(inst, index));
+        if (row.result_id != 0) {
+          add_node(&inst, row.result_id, op, ids, b, ClassifyInstruction(op, inst, index));
         }
-        if (op == spv::Op::OpFunctionCall) {
-          const uint32_t call = m.NodeOf(ResultIdOf(inst));
+        if (op == spv::Op::OpFunctionCall) {  // in-operand ids: the callee, the arguments
+          const uint32_t call = m.NodeOf(row.result_id);
           m.block_calls.Add(call);
-          for (uint32_t a = 1; a < inst.NumInOperands(); ++a) {
-            const uint32_t arg = InOperandWord(inst, a);
+          for (uint32_t a = 1; a < ids.size(); ++a) {
+            const uint32_t arg = ids[a];
             if (!index.IsPointer(arg)) continue;
             MemoryWrite w;
             w.block = b;
@@ -323,17 +336,16 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
           continue;
         }
         // Anything else handed a pointer may write through it.
-        ForEachInIdOf(inst, [&](uint32_t id) {
-          if (!index.IsPointer(id) || index.Def(id)->opcode() == spv::Op::OpFunction) return;
+        for (uint32_t id : ids) {
+          if (!index.IsPointer(id) || index.Def(id)->opcode() == spv::Op::OpFunction) continue;
           MemoryWrite w;
           w.block = b;
           w.inst = &inst;
           w.root = FindRoot(index, id);
           w.opaque = true;
           add_write(w, id, 0);
-        });
+        }
       }
-      ++b;
     }
     m.block_nodes.Finish();
     m.block_calls.Finish();
@@ -478,35 +490,61 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
   // Invariance: a pure node is invariant in an enclosing cycle C when each
   // operand is defined outside C or is itself invariant in C. Operands come
   // first in dominance order, so one pass in reverse post-order suffices.
+  // It reads the dense cycle tree and per-node rule array; only the nodes
+  // whose rule needs more (loads, phis, fixed levels) read their Node.
   m.node_invariant_depth.assign(m.nodes.size(), ~0u);  // unreachable blocks: never invariant
+  const CycleTree& tree = g.cycle_tree;
   auto depth_of = [&](uint32_t block) {
-    const Cycle* c = g.cycles.InnermostCycle(block);
-    return c == nullptr ? 0u : c->depth();
+    const uint32_t c = tree.innermost[block];
+    return c == CycleTree::kNone ? 0u : tree.depth[c];
   };
   for (uint32_t b : g.rpo) {
+    const uint32_t block_depth = depth_of(b);
     for (uint32_t n : m.block_nodes[b]) {
-      Node& node = m.nodes[n];
-      // A load from memory nothing writes during the invocation (a uniform
-      // block, push constants, an input) reads the same value at the same
-      // address on every iteration.
-      const bool immutable_load = node.rule.rule == Rule::kLoad && !node.promoted &&
-                                  node.root.kind == PointerRoot::Kind::kVariable &&
-                                  IsImmutable(index, *index.Def(node.root.id));
-      const bool pure = node.rule.rule == Rule::kFollow || immutable_load || node.trivial ||
-                        (node.rule.rule == Rule::kFixed && node.rule.level == Uniformity::kUniform);
+      bool pure = false;
+      switch (m.node_rule[n]) {
+        case Rule::kFollow:
+          pure = true;
+          break;
+        case Rule::kLoad: {
+          // A load from memory nothing writes during the invocation (a
+          // uniform block, push constants, an input) reads the same value
+          // at the same address on every iteration.
+          const Node& node = m.nodes[n];
+          pure = !node.promoted && node.root.kind == PointerRoot::Kind::kVariable &&
+                 IsImmutable(index, *index.Def(node.root.id));
+          break;
+        }
+        case Rule::kPhi:
+          pure = m.nodes[n].trivial;
+          break;
+        case Rule::kFixed:
+          pure = m.nodes[n].rule.level == Uniformity::kUniform;
+          break;
+        default:
+          break;
+      }
       if (!pure) {
-        m.node_invariant_depth[n] = depth_of(b) + 1;
+        m.node_invariant_depth[n] = block_depth + 1;
         continue;
       }
       uint32_t need = 1;
       auto take_operand = [&](uint32_t op) {
-        const Cycle* common = g.cycles.SmallestCommonCycle(b, m.node_block[op]);
-        const uint32_t shared = common == nullptr ? 0 : common->depth();
+        // The depth of the smallest cycle around both b and the operand's block.
+        const uint32_t op_block = m.node_block[op];
+        uint32_t shared = block_depth;
+        if (op_block != b) {
+          uint32_t c = tree.innermost[b];
+          while (c != CycleTree::kNone && !tree.Contains(c, op_block)) c = tree.parent[c];
+          shared = c == CycleTree::kNone ? 0 : tree.depth[c];
+        }
         need = std::max(need, std::min(shared + 1, m.node_invariant_depth[op]));
       };
       for (uint32_t op : m.operands[n]) take_operand(op);
-      for (const Node::Incoming& in : m.IncomingOf(n)) {
-        if (node.trivial && in.node != kNoNode && in.node != n) take_operand(in.node);
+      if (m.node_rule[n] == Rule::kPhi) {  // a trivial phi: the value it stands for
+        for (const Node::Incoming& in : m.IncomingOf(n)) {
+          if (in.node != kNoNode && in.node != n) take_operand(in.node);
+        }
       }
       m.node_invariant_depth[n] = need;
     }

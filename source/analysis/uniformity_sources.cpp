@@ -307,7 +307,11 @@ Uniformity BuiltInLevel(spv::BuiltIn builtin, uint32_t models, const char** note
 
 InstructionRule ClassifyInstruction(const spvtools::opt::Instruction& inst,
                                     const ModuleIndex& index) {
-  const Op op = inst.opcode();
+  return ClassifyInstruction(inst.opcode(), inst, index);
+}
+
+InstructionRule ClassifyInstruction(Op op, const spvtools::opt::Instruction& inst,
+                                    const ModuleIndex& index) {
   if (IsPureOpcode(op)) return Follow();
   switch (op) {
     case Op::OpPhi:

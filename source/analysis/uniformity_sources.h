@@ -48,6 +48,10 @@ uint32_t ModelBit(spv::ExecutionModel model);
 // The rule for |inst| (which has a result id). |index| resolves scopes.
 InstructionRule ClassifyInstruction(const spvtools::opt::Instruction& inst,
                                     const ModuleIndex& index);
+// The same with |inst|'s opcode given: a pure instruction (most of them)
+// is classified without reading |inst|.
+InstructionRule ClassifyInstruction(spv::Op opcode, const spvtools::opt::Instruction& inst,
+                                    const ModuleIndex& index);
 
 // The level of built-in |builtin| read under any of |models|, with a note.
 Uniformity BuiltInLevel(spv::BuiltIn builtin, uint32_t models, const char** note);
