@@ -62,7 +62,7 @@ class PointerVariables {
   State& state_;
 };
 
-// The Function variables of |function| whose address never escapes: every
+// The Function variables of |body| whose address never escapes: every
 // use of it, and of every access chain derived from it, is the pointer of a
 // load or store, the base of a further access chain, or debug information.
 // Afterwards |pointers| maps each of them and their access chains (nested
@@ -74,46 +74,41 @@ class PointerVariables {
 // pointers, with their block indices, in layout order in |accesses|, so
 // that SSA construction need not walk the function again.
 std::vector<Instruction*> PromotableVariables(
-    spvtools::opt::Function& function, PointerVariables* pointers,
+    const FunctionBody& body, PointerVariables* pointers,
     std::unordered_map<uint32_t, uint32_t>* chains,
     std::vector<std::pair<uint32_t, Instruction*>>* accesses) {
   std::vector<Instruction*> variables;  // the candidates
-  for (Instruction& inst : *function.entry()) {
-    if (inst.opcode() == spv::Op::OpVariable) {
-      variables.push_back(&inst);
-      pointers->Set(inst.result_id(), static_cast<uint32_t>(variables.size()));
+  if (body.blocks() == 0) return variables;
+  for (uint32_t r = body.block_start[0] + 1; r < body.block_start[1]; ++r) {
+    if (body.rows[r].opcode == spv::Op::OpVariable) {
+      variables.push_back(body.rows[r].inst);
+      pointers->Set(body.rows[r].result_id, static_cast<uint32_t>(variables.size()));
     }
   }
   if (variables.empty()) return variables;
-  for (auto& block : function) {
-    for (Instruction& inst : block) {
-      if (!IsAccessChain(inst.opcode())) continue;
-      const uint32_t base = pointers->Get(inst.GetSingleWordInOperand(0));
-      if (base != 0) pointers->Set(inst.result_id(), base);
-    }
+  for (uint32_t r = 0; r < body.rows.size(); ++r) {
+    if (!IsAccessChain(body.rows[r].opcode)) continue;
+    const uint32_t base = pointers->Get(body.in_ids[r][0]);
+    if (base != 0) pointers->Set(body.rows[r].result_id, base);
   }
   std::vector<char> escaped(variables.size(), 0);
-  uint32_t b = 0;
-  for (auto& block : function) {
-    for (Instruction& inst : block) {
-      const spv::Op op = inst.opcode();
-      if (op == spv::Op::OpExtInst && inst.GetCommonDebugOpcode() != 0) continue;
-      if ((op == spv::Op::OpLoad || op == spv::Op::OpStore) &&
-          pointers->Get(inst.GetSingleWordInOperand(0)) != 0) {
-        accesses->emplace_back(b, &inst);
+  for (uint32_t b = 0; b < body.blocks(); ++b) {
+    for (uint32_t r = body.block_start[b] + 1; r < body.block_start[b + 1]; ++r) {
+      const spv::Op op = body.rows[r].opcode;
+      if (op == spv::Op::OpExtInst && body.rows[r].inst->GetCommonDebugOpcode() != 0) continue;
+      const CompressedLists::Range ids = body.in_ids[r];
+      if ((op == spv::Op::OpLoad || op == spv::Op::OpStore) && pointers->Get(ids[0]) != 0) {
+        accesses->emplace_back(b, body.rows[r].inst);
       }
-      uint32_t in_index = 0;
-      ForEachInIdOf(inst, [&](uint32_t id) {
-        const uint32_t i = in_index++;
-        const uint32_t variable = pointers->Get(id);
-        if (variable == 0) return;
+      for (uint32_t i = 0; i < ids.size(); ++i) {
+        const uint32_t variable = pointers->Get(ids[i]);
+        if (variable == 0) continue;
         if (i == 0 && (op == spv::Op::OpLoad || op == spv::Op::OpStore || IsAccessChain(op))) {
-          return;
+          continue;
         }
         escaped[variable - 1] = 1;
-      });
+      }
     }
-    ++b;
   }
   std::vector<Instruction*> promoted;
   std::vector<uint32_t> promoted_index(variables.size(), 0);  // + 1; 0: escaped
@@ -137,7 +132,7 @@ std::vector<Instruction*> PromotableVariables(
 
 }  // namespace
 
-MemorySsa BuildMemorySsa(spvtools::opt::Function& function, const FunctionCfg& fcfg,
+MemorySsa BuildMemorySsa(const FunctionBody& body, const FunctionCfg& fcfg,
                          const CfgAnalyses& graph) {
   MemorySsa ssa;
   const uint32_t n = fcfg.cfg.size();
@@ -145,7 +140,7 @@ MemorySsa BuildMemorySsa(spvtools::opt::Function& function, const FunctionCfg& f
   PointerVariables pointers;
   std::vector<std::pair<uint32_t, Instruction*>> accesses;  // (block, load or store)
   const std::vector<Instruction*> variables =
-      PromotableVariables(function, &pointers, &ssa.chains, &accesses);
+      PromotableVariables(body, &pointers, &ssa.chains, &accesses);
   for (const Instruction* v : variables) ssa.promoted.insert(v->result_id());
   if (variables.empty()) return ssa;
 

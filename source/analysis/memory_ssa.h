@@ -69,7 +69,7 @@ struct MemorySsa {
   std::vector<VirtualInsert> inserts;
 };
 
-MemorySsa BuildMemorySsa(spvtools::opt::Function& function, const FunctionCfg& cfg,
+MemorySsa BuildMemorySsa(const FunctionBody& body, const FunctionCfg& cfg,
                          const CfgAnalyses& graph);
 
 }  // namespace analysis

@@ -197,7 +197,7 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
     for (uint32_t b = 0; b < n_blocks; ++b) m.kills[b] = IsKill(m.blocks.terminator_opcode[b]);
   }
   m.graph = std::make_unique<CfgAnalyses>(&m.blocks.cfg, m.may_end_invocation);
-  m.memory = BuildMemorySsa(*function, m.blocks, *m.graph);
+  m.memory = BuildMemorySsa(*body, m.blocks, *m.graph);
   const CfgAnalyses& g = *m.graph;
 
   m.cycles = g.cycles.AllCycles();
