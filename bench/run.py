@@ -8,7 +8,9 @@
      module, the IR load (LoadSpirvFromBytes + BuildIrContext), the analysis
      (UniformityInfo::Compute on a fresh context) and, for comparison, what
      SPIRV-Tools' def-use, decoration and constant managers would cost (the
-     analysis no longer builds them; it has its own id index).
+     analysis no longer builds them; it has its own id index), and what one
+     walk over every instruction of the function bodies costs (a floor for
+     anything that reads the module).
   3. External processes, timed as processes (CPU time of the child, user +
      system, from getrusage): spirv-val (which also checks every input),
      spirv-lint (capped), and LLVM 19 opt with -passes=verify (parse and
@@ -196,6 +198,7 @@ def render(results, facts, bench_context, command, args):
                 " ±%.0f%%" % (100 * r["analysis"]["cpu_cv"]) if "cpu_cv" in r["analysis"] else ""),
             fmt_ratio(ratio(r["analysis"]["cpu"], r["load"]["cpu"])),
             fmt_ms(r["managers"]["cpu"]),
+            fmt_ms(r["walk"]["cpu"]) if "walk" in r else "—",
             fmt_ms(r["val"]["cpu"]), lint_text,
             fmt_ms(llvm["verify"]["cpu"]) if llvm else "—",
             fmt_ms(llvm["print"]["cpu"]) if llvm else "—",
@@ -206,7 +209,8 @@ def render(results, facts, bench_context, command, args):
         ])
         r["llvm_uniformity_cpu"] = llvm_uni
     head = ["module", "blocks", "SPIR-V insts", "IR load", "analysis", "analysis / load",
-            "SPIRV-Tools managers (for comparison)", "spirv-val (process)", "spirv-lint (process)",
+            "SPIRV-Tools managers (for comparison)", "one walk over the IR (for comparison)",
+            "spirv-val (process)", "spirv-lint (process)",
             "LLVM verify", "LLVM print<uniformity>", "LLVM require<uniformity>",
             "LLVM print − verify", "LLVM require − verify", "analysis / LLVM"]
     lines = []

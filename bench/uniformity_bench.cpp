@@ -10,6 +10,9 @@
 //   managers/NAME  SPIRV-Tools' def-use, decoration and constant managers on
 //                  a fresh context: what the analysis saves by indexing ids
 //                  itself (analysis/module_index.h), for comparison.
+//   walk/NAME      one walk over every instruction of every function body,
+//                  reading its opcode and each operand's first word: what
+//                  reading the module once costs, for comparison.
 //
 // Context construction and destruction are excluded from the analysis timers
 // (PauseTiming). Usage:
@@ -122,6 +125,26 @@ void BM_Managers(benchmark::State& state, const Input* input) {
   });
 }
 
+// A floor for any analysis that reads the module: one walk over every
+// instruction of every function body (plain loops, no std::function),
+// reading its opcode and the first word of each operand, as the model
+// build must. Not a part of the analysis; for comparison.
+void BM_Walk(benchmark::State& state, const Input* input) {
+  TimeOnFreshContext(state, input, [](IRContext* context) {
+    uint64_t sum = 0;
+    for (const spvtools::opt::Function& function : *context->module()) {
+      for (const spvtools::opt::BasicBlock& block : function) {
+        for (const spvtools::opt::Instruction& inst : block) {
+          sum += static_cast<uint32_t>(inst.opcode());
+          for (uint32_t i = 0; i < inst.NumOperands(); ++i) sum += inst.GetOperand(i).words[0];
+        }
+      }
+    }
+    benchmark::DoNotOptimize(sum);
+    return true;
+  });
+}
+
 bool ReadFile(const std::string& path, std::string* bytes) {
   std::ifstream file(path, std::ios::binary);
   if (!file) return false;
@@ -170,6 +193,8 @@ int main(int argc, char** argv) {
     benchmark::RegisterBenchmark(("analysis/" + input.name).c_str(), BM_Analysis, &input)
         ->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark(("managers/" + input.name).c_str(), BM_Managers, &input)
+        ->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(("walk/" + input.name).c_str(), BM_Walk, &input)
         ->Unit(benchmark::kMillisecond);
   }
   int count = static_cast<int>(rest.size());
