@@ -100,10 +100,13 @@ ModuleIndex::ModuleIndex(spvtools::opt::IRContext* context, bool record_bodies)
     FunctionBody* body = nullptr;
     if (record_bodies) {
       body_of_.emplace(&f, bodies_.size());
-      body = &bodies_.emplace_back(&f, FunctionBody{}).second;
+      body = &bodies_.emplace_back();
     }
-    if (non_semantic) {        // Function keeps those in a list of its own with no accessor
-      bool in_blocks = false;  // from the first OpLabel to OpFunctionEnd
+    if (non_semantic) {
+      // Function keeps the NonSemantic instructions after its end in a list
+      // of its own with no accessor: ForEachInst visits them last. The rows
+      // run from the first OpLabel to OpFunctionEnd.
+      bool in_blocks = false;
       f.ForEachInst(
           [&](Instruction* inst) {
             const uint32_t id = visit(*inst);
@@ -168,7 +171,7 @@ ModuleIndex::ModuleIndex(spvtools::opt::IRContext* context, bool record_bodies)
 
 const FunctionBody* ModuleIndex::Body(const spvtools::opt::Function* function) const {
   auto it = body_of_.find(function);
-  return it == body_of_.end() ? nullptr : &bodies_[it->second].second;
+  return it == body_of_.end() ? nullptr : &bodies_[it->second];
 }
 
 const Instruction* ModuleIndex::TypeOf(uint32_t id) const {

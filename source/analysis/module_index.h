@@ -29,10 +29,10 @@ namespace analysis {
 
 // The instructions of one function's blocks as flat rows, in order, each
 // with its opcode, result id and "in" operand ids (ForEachInIdOf's order),
-// recorded by ModuleIndex's walk. The function CFG and the uniformity model
-// read these instead of SPIRV-Tools' instruction objects: each walk over
-// those is a cache miss or two per instruction on a large function (the
-// object, then its operand array), and these rows lie in one array.
+// recorded by ModuleIndex's walk. The function CFG, memory SSA and the
+// uniformity model read these instead of SPIRV-Tools' instruction objects:
+// each walk over those is a cache miss or two per instruction on a large
+// function (the object, then its operand array); these lie in one array.
 struct FunctionBody {
   struct Row {
     spvtools::opt::Instruction* inst;
@@ -41,8 +41,8 @@ struct FunctionBody {
   };
   std::vector<Row> rows;
   CompressedLists in_ids;  // per row
-  std::vector<uint32_t>
-      block_start;  // per block: the row of its OpLabel; and one past the last row
+  // Per block, the row of its OpLabel; then one past the last row.
+  std::vector<uint32_t> block_start;
   uint32_t blocks() const { return static_cast<uint32_t>(block_start.size()) - 1; }
 
   // Appends |inst| (an OpLabel starts a block; Finish() after the last one).
@@ -116,8 +116,8 @@ class ModuleIndex {
   std::vector<char> flags_;
   std::vector<std::pair<uint32_t, uint32_t>> calls_;
   std::vector<uint32_t> killing_functions_;
-  std::vector<std::pair<const spvtools::opt::Function*, FunctionBody>> bodies_;  // module order
-  std::unordered_map<const spvtools::opt::Function*, size_t> body_of_;
+  std::vector<FunctionBody> bodies_;                                    // module order
+  std::unordered_map<const spvtools::opt::Function*, size_t> body_of_;  // index in bodies_
   // Decorations, sorted by target; Decorations() answers by binary search.
   std::vector<std::pair<uint32_t, std::vector<const spvtools::opt::Instruction*>>> decorations_;
 };
