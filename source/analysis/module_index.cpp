@@ -33,12 +33,23 @@ void FunctionBody::Finish() {
   in_ids.Finish();
 }
 
+namespace {
+
+// Calls |f(inst)| for each block's OpLabel and then its instructions, in
+// order: what a FunctionBody holds.
+template <typename F>
+void ForEachBlockInstruction(spvtools::opt::Function& function, F&& f) {
+  for (spvtools::opt::BasicBlock& block : function) {
+    f(block.GetLabelInst());
+    for (Instruction& inst : block) f(&inst);
+  }
+}
+
+}  // namespace
+
 FunctionBody RecordFunctionBody(spvtools::opt::Function& function) {
   FunctionBody body;
-  for (spvtools::opt::BasicBlock& block : function) {
-    body.Add(block.GetLabelInst(), ResultIdOf(*block.GetLabelInst()));
-    for (Instruction& inst : block) body.Add(&inst, ResultIdOf(inst));
-  }
+  ForEachBlockInstruction(function, [&](Instruction* inst) { body.Add(inst, ResultIdOf(*inst)); });
   body.Finish();
   return body;
 }
@@ -119,14 +130,10 @@ ModuleIndex::ModuleIndex(spvtools::opt::IRContext* context, bool record_bodies)
       visit(f.DefInst());
       f.ForEachParam([&](Instruction* param) { visit(*param); });
       f.ForEachDebugInstructionsInHeader([&](Instruction* inst) { visit(*inst); });
-      for (spvtools::opt::BasicBlock& block : f) {
-        const uint32_t label = visit(*block.GetLabelInst());
-        if (body != nullptr) body->Add(block.GetLabelInst(), label);
-        for (Instruction& inst : block) {
-          const uint32_t id = visit(inst);
-          if (body != nullptr) body->Add(&inst, id);
-        }
-      }
+      ForEachBlockInstruction(f, [&](Instruction* inst) {
+        const uint32_t id = visit(*inst);
+        if (body != nullptr) body->Add(inst, id);
+      });
       if (f.EndInst() != nullptr) visit(*f.EndInst());
     }
     if (body != nullptr) body->Finish();
