@@ -44,10 +44,13 @@ endif()
 # executable. mimalloc's shared library replaces malloc/free (and so
 # operator new/delete) for the whole process when it comes before the C
 # library in the link order, which linking it first guarantees;
-# SPIRV_CONV_MIMALLOC lets the executable report whether it is in effect.
+# SPIRV_CONV_MIMALLOC lets the executable report whether it is in effect,
+# and tools/allocator/mimalloc_settings.cpp tunes it for a short run.
+set(SPIRV_CONV_MIMALLOC_SETTINGS "${CMAKE_CURRENT_LIST_DIR}/../tools/allocator/mimalloc_settings.cpp")
 function(spirv_conv_link_allocator target)
   if(SPIRV_CONV_USE_MIMALLOC)
     target_link_libraries(${target} PRIVATE mimalloc)
     target_compile_definitions(${target} PRIVATE SPIRV_CONV_MIMALLOC=1)
+    target_sources(${target} PRIVATE ${SPIRV_CONV_MIMALLOC_SETTINGS})
   endif()
 endfunction()

@@ -154,8 +154,8 @@ class CliTestCase(unittest.TestCase):
 
     # Processes (all run in the test's folder).
 
-    def conv(self, *args, stdin=b""):
-        proc = subprocess.run([SPIRV_CONV] + list(args), cwd=self.dir, input=stdin,
+    def conv(self, *args, stdin=b"", env=None):
+        proc = subprocess.run([SPIRV_CONV] + list(args), cwd=self.dir, input=stdin, env=env,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=TIMEOUT)
         return Result(proc)
 
@@ -647,9 +647,24 @@ class UsageTests(CliTestCase):
         # (cmake/SpirvConvAllocator.cmake): a dropped or shadowed mimalloc
         # would silently cost the measured 1.7x.
         if ALLOCATOR == "mimalloc":
-            self.assertRegex(result.text, r"allocator: mimalloc 2\.\d+\.\d+\n")
+            self.assertRegex(result.text, r"allocator: mimalloc 2\.\d+\.\d+")
         elif ALLOCATOR == "system":
             self.assertIn("allocator: system malloc\n", result.text)
+
+    def test_mimalloc_settings(self):
+        # tools/allocator/mimalloc_settings.cpp: 2 MiB pages and no decommit
+        # unless the environment says otherwise (docs/building.md). Without
+        # them the 100k-block analysis spent a quarter of its time in page
+        # faults (docs/performance.md, "Memory allocator").
+        if ALLOCATOR != "mimalloc":
+            self.skipTest("the build does not link mimalloc")
+        clean = {k: v for k, v in os.environ.items() if not k.startswith("MIMALLOC_")}
+        result = self.conv("--version", env=clean)
+        self.assertIn("mimalloc 2", result.text)
+        self.assertIn(", 2 MiB pages, memory kept until exit\n", result.text)
+        overridden = dict(clean, MIMALLOC_LARGE_OS_PAGES="0", MIMALLOC_ALLOW_DECOMMIT="1")
+        result = self.conv("--version", env=overridden)
+        self.assertRegex(result.text, r"allocator: mimalloc 2\.\d+\.\d+\n")
 
 
 # ---------------------------------------------------------------------------

@@ -20,8 +20,13 @@ std::string AllocatorDescription() {
   std::free(probe);
   if (!in_effect) return "system malloc (mimalloc linked but not in effect)";
   const int version = mi_version();  // major * 100 + minor * 10 + patch
-  return "mimalloc " + std::to_string(version / 100) + "." + std::to_string(version / 10 % 10) +
-         "." + std::to_string(version % 10);
+  std::string text = "mimalloc " + std::to_string(version / 100) + "." +
+                     std::to_string(version / 10 % 10) + "." + std::to_string(version % 10);
+  // The settings in effect (tools/allocator/mimalloc_settings.cpp, unless
+  // the environment overrides them).
+  if (mi_option_is_enabled(mi_option_large_os_pages)) text += ", 2 MiB pages";
+  if (!mi_option_is_enabled(mi_option_allow_decommit)) text += ", memory kept until exit";
+  return text;
 #else
   return "system malloc";
 #endif

@@ -10,8 +10,9 @@
 
 namespace spirv_conv::cli {
 
-// "mimalloc 2.0.9" when mimalloc is linked and malloc really returns its
-// memory; "system malloc" when the build chose the C library's allocator;
+// "mimalloc 2.0.9, 2 MiB pages, memory kept until exit" when mimalloc is
+// linked and malloc really returns its memory (the settings named are those
+// in effect); "system malloc" when the build chose the C library's allocator;
 // "system malloc (mimalloc linked but not in effect)" when linking it did not
 // replace malloc (e.g. the library was dropped or preloaded over).
 std::string AllocatorDescription();
