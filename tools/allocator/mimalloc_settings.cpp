@@ -5,17 +5,16 @@
 // (cmake/SpirvConvAllocator.cmake compiles this file into every executable
 // that links mimalloc; the library never does).
 //
-// A run of spirv-conv is short and its memory peaks at the end of the
-// analysis, so memory handed back to the operating system during the run is
-// only faulted in again, a page at a time:
+// A run of spirv-conv is short, so memory handed back to the operating
+// system during the run is only faulted in again, a page at a time:
 //   - allow_decommit = 0: keep freed memory until exit (mimalloc would
 //     decommit it after a delay);
 //   - large_os_pages = 1: ask for 2 MiB pages (transparent huge pages where
 //     the kernel allows them on request, as Debian's default "madvise"
 //     does), one fault where there were 512.
 // On reducible_100k this cut the page faults of `spirv-conv uniformity`
-// from 161,659 to 8,447 (docs/performance.md, "Memory allocator"), at 7 %
-// more peak memory. A setting given in the environment (MIMALLOC_...) is
+// from 161,659 to 8,447 (docs/performance.md, "Memory allocator"), at 7 to
+// 14 % more peak memory on large modules. A setting given in the environment (MIMALLOC_...) is
 // left as the user set it.
 
 #include <mimalloc.h>
