@@ -14,8 +14,7 @@
 //     does), one fault where there were 512.
 // On reducible_100k this cut the page faults of `spirv-conv uniformity`
 // from 161,659 to 8,447 (docs/performance.md, "Memory allocator"), at 7 to
-// 14 % more peak memory on large modules. A setting given in the environment (MIMALLOC_...) is
-// left as the user set it.
+// 14 % more peak memory on large modules.
 
 #include <mimalloc.h>
 
@@ -28,8 +27,9 @@ void SetUnlessInEnvironment(mi_option_t option, const char* variable, long value
 }
 
 // mimalloc reads its environment while the process starts, before any
-// static constructor of the program runs, so these win over its defaults
-// and lose only to the environment.
+// static constructor of the program runs, so setting an option here would
+// also overwrite what the user put in the environment (MIMALLOC_...): an
+// option named there is left as the user set it.
 struct ApplySettings {
   ApplySettings() {
     SetUnlessInEnvironment(mi_option_allow_decommit, "MIMALLOC_ALLOW_DECOMMIT", 0);
