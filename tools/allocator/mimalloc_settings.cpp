@@ -59,6 +59,6 @@ void ApplySettings(int /*argc*/, char** /*argv*/, char** envp) {
 
 // The .preinit_array entry (ELF executables only, which is all this file is
 // compiled into).
-__attribute__((section(".preinit_array"),
-               used)) void (*const spirv_conv_mimalloc_settings)(int, char**,
-                                                                 char**) = &ApplySettings;
+using PreinitFunction = void (*)(int argc, char** argv, char** envp);
+__attribute__((section(".preinit_array"), used)) const PreinitFunction kMimallocSettings =
+    &ApplySettings;
