@@ -122,10 +122,13 @@ CycleInfo::CycleInfo(const Cfg& cfg, const analysis::CompressedLists& predecesso
       visit_predecessors(block);
     }
     // Children were found before their parent, so their block sets are final.
-    cycle->blocks_ = std::move(own_blocks);
+    size_t size = own_blocks.size();
+    for (const Cycle* child : cycle->children_) size += child->blocks_.size();
+    own_blocks.reserve(size);
     for (const Cycle* child : cycle->children_) {
-      cycle->blocks_.insert(cycle->blocks_.end(), child->blocks_.begin(), child->blocks_.end());
+      own_blocks.insert(own_blocks.end(), child->blocks_.begin(), child->blocks_.end());
     }
+    cycle->blocks_ = std::move(own_blocks);
     std::sort(cycle->blocks_.begin(), cycle->blocks_.end());
   }
 

@@ -87,6 +87,7 @@ FunctionCfg BuildFunctionCfg(const FunctionBody& body) {
   result.cfg.successors.resize(n);
   for (uint32_t b = 0; b < n; ++b) {
     std::vector<uint32_t>& successors = result.cfg.successors[b];
+    successors.reserve(targets[b].size());  // one allocation, not one per successor
     for (uint32_t label : targets[b]) {
       const uint32_t successor = result.Index(label);
       // OpSwitch may name a target more than once.

@@ -191,11 +191,14 @@ Status UniformityInfo::Impl::Run() {
   for (auto& [key, state] : states_) states_of_[key.first].push_back(state.get());
   for (auto& [fn, model] : models_) {
     std::vector<UniformityCycle>& out = cycles_[fn];
+    out.reserve(model->cycles.size());
     for (uint32_t ci = 0; ci < model->cycles.size(); ++ci) {
       const Cycle* c = model->cycles[ci];
       UniformityCycle cycle;
       cycle.header = model->blocks.label_of[c->header()];
+      cycle.entries.reserve(c->entries().size());
       for (uint32_t e : c->entries()) cycle.entries.push_back(model->blocks.label_of[e]);
+      cycle.blocks.reserve(c->blocks().size());
       for (uint32_t b : c->blocks()) cycle.blocks.push_back(model->blocks.label_of[b]);
       for (uint32_t b : model->break_blocks.of_cycle[ci]) {
         cycle.break_blocks.push_back(model->blocks.label_of[b]);
