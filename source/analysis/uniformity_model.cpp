@@ -239,6 +239,7 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
     m.node_id.push_back(id);
     m.node_rule.push_back(rule.rule);
     m.node_asserted.push_back(id != 0 ? AssertedLevel(index, id) : Uniformity::kDivergent);
+    m.any_asserted |= m.node_asserted.back() != Uniformity::kDivergent;
     operand_ids.StartList();
     for (uint32_t in_id : in_ids) operand_ids.Add(in_id);
     node_opcode.push_back(opcode);

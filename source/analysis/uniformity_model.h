@@ -108,6 +108,7 @@ struct FunctionModel {
   std::vector<uint32_t> node_invariant_depth;
   std::vector<Rule> node_rule;
   std::vector<Uniformity> node_asserted;
+  bool any_asserted = false;  // some node_asserted below kDivergent
   // The incoming values of every phi, real and virtual, each phi's in one
   // run: node n's are incoming[incoming_start[n] .. incoming_start[n + 1]]
   // (none for other nodes). A dense array, not fields of Node: the solver

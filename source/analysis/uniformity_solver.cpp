@@ -106,11 +106,14 @@ Uniformity FunctionState::TemporalLevel(uint32_t def, uint32_t use_block,
       if (widest != nullptr) *widest = model_.cycles[ci];
     }
   };
+  // The common cases, without touching the cycles: no cycle with a
+  // divergent exit yet (tested first: it needs no read of |def|'s block,
+  // which for an operand of another block is often a cache miss), or a use
+  // in the defining block (inside every cycle and loop construct the
+  // definition is in).
+  if (!any_divergent_exit_) return kU;
   const uint32_t def_block = model_.node_block[def];
-  // The common cases, without touching the cycles: a use in the defining
-  // block (inside every cycle and loop construct the definition is in), or
-  // no cycle with a divergent exit yet.
-  if (def_block == use_block || !any_divergent_exit_) return kU;
+  if (def_block == use_block) return kU;
   const CycleTree& tree = model_.graph->cycle_tree;
   for (uint32_t ci = tree.innermost[def_block];
        ci != CycleTree::kNone && !tree.Contains(ci, use_block); ci = tree.parent[ci]) {
@@ -211,19 +214,23 @@ Uniformity FunctionState::Evaluate(uint32_t n, SolverHost& host, Reason* why) {
   auto take = [&](Uniformity candidate, Reason reason) {
     if (candidate > level) level = candidate, *why = reason;
   };
-  // A use of |op|: its own level for |reason|, and temporal divergence when
-  // it is defined in a cycle that threads leave on different iterations.
-  auto take_use = [&](uint32_t op, Reason reason) {
-    take(level_[op], reason);
-    take(TemporalLevel(op, block),
-         {Kind::kTemporal, model_.node_id[op],
-          "defined in a cycle that threads leave on different iterations"});
+  // A use of |op|: its own level (the reason: |kind| and |note|, with |op|'s
+  // id), and temporal divergence when it is defined in a cycle that threads
+  // leave on different iterations. The reason is made only when it is
+  // taken: reading the operand's id for every operand was a cache miss
+  // each time on a large function.
+  auto take_use = [&](uint32_t op, Kind kind, const char* note) {
+    if (level_[op] > level) level = level_[op], *why = {kind, model_.node_id[op], note};
+    const Uniformity temporal = TemporalLevel(op, block);
+    if (temporal > level) {
+      level = temporal;
+      *why = {Kind::kTemporal, model_.node_id[op],
+              "defined in a cycle that threads leave on different iterations"};
+    }
   };
-  auto operand_reason = [&](uint32_t op) {
-    return Reason{Kind::kOperand, model_.node_id[op], "an operand"};
-  };
+  auto take_operand = [&](uint32_t op) { take_use(op, Kind::kOperand, "an operand"); };
   if (rule == Rule::kFollow) {
-    for (uint32_t op : model_.operands[n]) take_use(op, operand_reason(op));
+    for (uint32_t op : model_.operands[n]) take_operand(op);
   } else {
     const Node& node = model_.nodes[n];
     switch (rule) {
@@ -242,7 +249,7 @@ Uniformity FunctionState::Evaluate(uint32_t n, SolverHost& host, Reason* why) {
       case Rule::kPhi:
         for (const auto& in : model_.IncomingOf(n)) {
           if (in.id == 0 || in.node == kNoNode) continue;  // undefined or a constant
-          take_use(in.node, operand_reason(in.node));
+          take_operand(in.node);
         }
         take(join_[n],
              {Kind::kJoin, model_.blocks.label_of[join_cause_[n]], "a join of diverged paths"});
@@ -250,12 +257,14 @@ Uniformity FunctionState::Evaluate(uint32_t n, SolverHost& host, Reason* why) {
       case Rule::kLoad:
         if (node.promoted) {
           for (uint32_t op : model_.operands[n]) {
-            take_use(op, op == node.address ? operand_reason(op)
-                                            : Reason{Kind::kMemory, model_.node_id[op],
-                                                     "the value stored to the variable"});
+            if (op == node.address) {
+              take_operand(op);
+            } else {
+              take_use(op, Kind::kMemory, "the value stored to the variable");
+            }
           }
         } else {
-          for (uint32_t op : model_.operands[n]) take_use(op, operand_reason(op));
+          for (uint32_t op : model_.operands[n]) take_operand(op);
           Reason content_why;
           const Uniformity content = LoadContent(node.root, host, &content_why);
           take(content, content_why);
@@ -301,9 +310,12 @@ Uniformity FunctionState::Evaluate(uint32_t n, SolverHost& host, Reason* why) {
     }
   }
   // Cycles that are not m-converged: convergence inside is unknown, so only
-  // values that are the same on every iteration stay uniform.
+  // values that are the same on every iteration stay uniform. (The flags
+  // any_assumed_ and any_asserted spare most evaluations a read of a
+  // per-block and a per-node array.)
   const CycleTree& tree = model_.graph->cycle_tree;
-  for (uint32_t ci = tree.innermost[block]; ci != CycleTree::kNone; ci = tree.parent[ci]) {
+  const uint32_t innermost = any_assumed_ ? tree.innermost[block] : CycleTree::kNone;
+  for (uint32_t ci = innermost; ci != CycleTree::kNone; ci = tree.parent[ci]) {
     if (assumed_[ci] == kU) continue;
     if ((rule == Rule::kPhi && !model_.nodes[n].trivial) ||
         !model_.IsInvariantAtDepth(n, tree.depth[ci])) {
@@ -311,7 +323,7 @@ Uniformity FunctionState::Evaluate(uint32_t n, SolverHost& host, Reason* why) {
                           "defined in a cycle that is not m-converged"});
     }
   }
-  if (model_.node_asserted[n] < level) {
+  if (model_.any_asserted && model_.node_asserted[n] < level) {
     level = model_.node_asserted[n];
     *why = {Kind::kDecoration, 0, "a Uniform/UniformId decoration asserts it"};
   }
@@ -362,7 +374,12 @@ bool FunctionState::SolveBranches() {
   std::vector<std::pair<uint32_t, Uniformity>> open_views;
   auto not_m_converged = [&](const Cycle* c, Uniformity condition, uint32_t b) {
     const uint32_t ci = c->index();
-    if (Raise(assumed_, ci, condition)) assumed_cause_[ci] = b, any = true, EnqueueCycle(c);
+    if (Raise(assumed_, ci, condition)) {
+      assumed_cause_[ci] = b;
+      any = true;
+      any_assumed_ = true;
+      EnqueueCycle(c);
+    }
     // Threads leave such a cycle at unknown times: its exits are divergent too.
     any |= RaiseExit(c, condition, b);
   };

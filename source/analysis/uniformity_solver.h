@@ -125,6 +125,7 @@ class FunctionState {
   bool any_divergent_exit_ = false;  // some exit_ above kU (set by RaiseExit)
   std::vector<uint32_t> exit_cause_;
   std::vector<Uniformity> assumed_;
+  bool any_assumed_ = false;  // some assumed_ above kU
   std::vector<uint32_t> assumed_cause_;
   std::unordered_map<uint32_t, Uniformity> local_content_;  // Function variables
   std::unordered_map<uint32_t, uint32_t> local_content_cause_;
