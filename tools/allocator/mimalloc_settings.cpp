@@ -39,11 +39,10 @@ bool InEnvironment(char** envp, const char* variable) {
 // every shared library, mimalloc's own and libstdc++'s included. It has to:
 // mimalloc fixes whether a segment may be decommitted when it creates the
 // segment, and libstdc++'s start-up allocations (its exception pool) create
-// the first one. Set from a static constructor, as until this file's
-// previous version, the settings came too late for that segment, whose
-// freed spans mimalloc went on handing back to the kernel: 17 MiB after
-// every analysis of reducible_100k in uniformity_bench, about 4,400 page
-// faults each time.
+// the first one. A static constructor comes too late for that segment
+// (until c4bbf5e this file used one), whose freed spans mimalloc then goes
+// on handing back to the kernel: 17 MiB after every analysis of
+// reducible_100k in uniformity_bench, about 4,400 page faults each time.
 //
 // mi_option_set only stores the value and marks the option read, so it is
 // safe before mimalloc has started, and mimalloc then does not read that
