@@ -38,14 +38,13 @@ FunctionState::FunctionState(const FunctionModel& model, CallContext context)
   summary_.pointee_writes.assign(model.parameter_ids.size(), kU);
   context_.parameters.resize(model.parameter_ids.size(), kD);
   context_.pointees.resize(model.parameter_ids.size(), kD);
-  queued_.assign(nodes, 0);
+  queued_.assign((nodes + 63) / 64, 0);
   cf_queued_.assign(blocks, 0);
 }
 
 void FunctionState::Enqueue(uint32_t node) {
-  if (queued_[node]) return;
-  queued_[node] = 1;
-  work_.push_back(node);
+  queued_[node / 64] |= uint64_t{1} << (node % 64);
+  if (node <= sweep_at_) queued_behind_ = true;
 }
 
 void FunctionState::EnqueueControlFlow(uint32_t block) {
@@ -146,12 +145,10 @@ Uniformity FunctionState::ControlFlowBeforeCall(uint32_t block, size_t index) co
 }
 
 void FunctionState::Solve(SolverHost& host) {
-  // Everything once, in reverse post-order (operands before users outside
-  // cycles), unreachable blocks last; then only what a change affects.
-  for (uint32_t b : model_.graph->rpo) {
-    for (uint32_t n : model_.block_nodes[b]) Enqueue(n);
-    EnqueueControlFlow(b);
-  }
+  // Everything once, values in node order (SolveValues) and control flow
+  // in reverse post-order, unreachable blocks last; then only what a change
+  // affects.
+  for (uint32_t b : model_.graph->rpo) EnqueueControlFlow(b);
   for (uint32_t n = 0; n < model_.nodes.size(); ++n) Enqueue(n);
   for (;;) {
     bool changed = SolveValues(host);
@@ -186,21 +183,30 @@ void FunctionState::Solve(SolverHost& host) {
 }
 
 bool FunctionState::SolveValues(SolverHost& host) {
+  // Sweeps the queued nodes in node order until none is left. A user later
+  // in the order is reached in the same sweep; one earlier (a phi's
+  // incoming value on a back edge) in the next.
   bool any = false;
-  while (work_head_ < work_.size()) {
-    const uint32_t n = work_[work_head_++];
-    queued_[n] = 0;
-    Reason why;
-    const Uniformity level = Evaluate(n, host, &why);
-    if (level > level_[n]) {
-      level_[n] = level;
-      why_[n] = why;
-      any = true;
-      for (uint32_t user : model_.users[n]) Enqueue(user);
+  while (queued_behind_) {
+    queued_behind_ = false;
+    for (size_t word = 0; word < queued_.size(); ++word) {
+      // Re-read after every evaluation: it may queue later nodes of this word.
+      while (const uint64_t bits = queued_[word]) {
+        const auto n = static_cast<uint32_t>(word * 64 + __builtin_ctzll(bits));
+        queued_[word] = bits & (bits - 1);
+        sweep_at_ = n;
+        Reason why;
+        const Uniformity level = Evaluate(n, host, &why);
+        if (level > level_[n]) {
+          level_[n] = level;
+          why_[n] = why;
+          any = true;
+          for (uint32_t user : model_.users[n]) Enqueue(user);
+        }
+      }
     }
   }
-  work_.clear();
-  work_head_ = 0;
+  sweep_at_ = ~0u;
   return any;
 }
 

@@ -131,9 +131,14 @@ class FunctionState {
   std::unordered_map<uint32_t, uint32_t> local_content_cause_;
   std::unordered_map<uint32_t, CallSummary> call_summary_;  // by call node
   bool unknown_write_ = false;  // something wrote through an untraceable pointer
-  std::vector<uint32_t> work_;  // nodes, first in first out from |work_head_|
-  size_t work_head_ = 0;
-  std::vector<char> queued_;
+  // Nodes to (re-)evaluate, one bit each. SolveValues sweeps them in
+  // node order, which is the function's layout (operands before their users
+  // but for phis' back edges) and keeps the reads of the per-node arrays
+  // going forward through memory; a node queued behind the sweep's position
+  // makes it sweep again (|queued_behind_|).
+  std::vector<uint64_t> queued_;
+  uint32_t sweep_at_ = ~0u;  // the node being evaluated; ~0u outside a sweep
+  bool queued_behind_ = false;
   std::vector<uint32_t> cf_work_;  // blocks
   size_t cf_work_head_ = 0;
   std::vector<char> cf_queued_;
