@@ -451,10 +451,9 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
   m.incoming_start.push_back(static_cast<uint32_t>(m.incoming.size()));
   ResolveTrivialPhis(&m, phis, &def_user);
   m.operands.Finish();
-  // A user may be listed more than once; the solver's worklist ignores repeats.
-  m.users = CompressedLists::FromPairs(static_cast<uint32_t>(m.nodes.size()), def_user);
 
-  // Branch conditions.
+  // Branch conditions, which are users of their node too (UserBlock).
+  const auto n_nodes = static_cast<uint32_t>(m.nodes.size());
   m.condition.assign(n_blocks, kNoNode);
   m.condition_id.assign(n_blocks, 0);
   for (uint32_t b = 0; b < n_blocks; ++b) {
@@ -462,8 +461,11 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
       const uint32_t id = m.blocks.terminator_operand[b];
       m.condition_id[b] = id;
       m.condition[b] = m.NodeOf(id);
+      if (m.condition[b] != kNoNode) def_user.emplace_back(m.condition[b], n_nodes + b);
     }
   }
+  // A user may be listed more than once; the solver's worklists ignore repeats.
+  m.users = CompressedLists::FromPairs(n_nodes, def_user);
 
   // Control dependence: b depends on branch D when b post-dominates a
   // successor of D but not D itself.

@@ -139,9 +139,16 @@ struct FunctionModel {
   // Result id -> node, shared by every function of the module (ids are
   // unique module-wide); kNoNode for module-level ids.
   const std::vector<uint32_t>* node_of_id = nullptr;
-  CompressedLists users;            // per node: the nodes with it as an operand or incoming value
-  CompressedLists block_nodes;      // per block, phis first
-  std::vector<uint32_t> condition;  // per block: node of the branch condition
+  // Per node: the nodes with it as an operand or incoming value, and, as
+  // nodes.size() + b, each block b whose branch condition it is
+  // (UserBlock), so that a change reaches the branches it decides too.
+  CompressedLists users;
+  // The block of a user listed in |users|.
+  uint32_t UserBlock(uint32_t user) const {
+    return user < nodes.size() ? node_block[user] : user - static_cast<uint32_t>(nodes.size());
+  }
+  CompressedLists block_nodes;         // per block, phis first
+  std::vector<uint32_t> condition;     // per block: node of the branch condition
   std::vector<uint32_t> condition_id;  // per block: its id (0: none)
   CompressedLists control_parents;     // per block: the blocks it is control dependent on
   CompressedLists block_calls;         // per block: call nodes, in order

@@ -38,13 +38,22 @@ FunctionState::FunctionState(const FunctionModel& model, CallContext context)
   summary_.pointee_writes.assign(model.parameter_ids.size(), kU);
   context_.parameters.resize(model.parameter_ids.size(), kD);
   context_.pointees.resize(model.parameter_ids.size(), kD);
-  queued_.assign((nodes + 63) / 64, 0);
+  queued_.Reset(nodes);
+  branch_queued_.Reset(blocks);
   cf_queued_.assign(blocks, 0);
 }
 
-void FunctionState::Enqueue(uint32_t node) {
-  queued_[node / 64] |= uint64_t{1} << (node % 64);
-  if (node <= sweep_at_) queued_behind_ = true;
+void FunctionState::Enqueue(uint32_t node) { queued_.Add(node); }
+
+void FunctionState::EnqueueBranch(uint32_t block) { branch_queued_.Add(block); }
+
+void FunctionState::EnqueueUser(uint32_t user) {
+  const auto nodes = static_cast<uint32_t>(model_.nodes.size());
+  if (user < nodes) {
+    Enqueue(user);
+  } else {
+    EnqueueBranch(user - nodes);
+  }
 }
 
 void FunctionState::EnqueueControlFlow(uint32_t block) {
@@ -64,13 +73,13 @@ void FunctionState::EnqueueTemporalUsers(const Cycle* cycle) {
   for (uint32_t b : model_.break_blocks.of_cycle[cycle->index()]) {
     EnqueueControlFlow(b);
     for (uint32_t n : model_.block_nodes[b]) {
-      for (uint32_t user : model_.users[n]) Enqueue(user);
+      for (uint32_t user : model_.users[n]) EnqueueUser(user);
     }
   }
   for (uint32_t b : cycle->blocks()) {
     for (uint32_t n : model_.block_nodes[b]) {
       for (uint32_t user : model_.users[n]) {
-        if (!cycle->Contains(model_.node_block[user])) Enqueue(user);
+        if (!cycle->Contains(model_.UserBlock(user))) EnqueueUser(user);
       }
     }
   }
@@ -150,12 +159,13 @@ void FunctionState::Solve(SolverHost& host) {
   // affects.
   for (uint32_t b : model_.graph->rpo) EnqueueControlFlow(b);
   for (uint32_t n = 0; n < model_.nodes.size(); ++n) Enqueue(n);
+  for (uint32_t b = 0; b < model_.blocks.cfg.size(); ++b) EnqueueBranch(b);
   for (;;) {
     bool changed = SolveValues(host);
     changed |= SolveBranches();
     changed |= SolveControlFlow();
     changed |= SolveMemory(host);
-    if (!changed) break;
+    if (!changed && !branch_queued_.Behind()) break;
   }
   // The summary the callers see.
   uint32_t returns = 0;
@@ -183,30 +193,22 @@ void FunctionState::Solve(SolverHost& host) {
 }
 
 bool FunctionState::SolveValues(SolverHost& host) {
-  // Sweeps the queued nodes in node order until none is left. A user later
-  // in the order is reached in the same sweep; one earlier (a phi's
-  // incoming value on a back edge) in the next.
+  // Sweeps until no node is queued. A user later in the order is reached
+  // in the same sweep; one earlier (a phi's incoming value on a back edge)
+  // in the next.
   bool any = false;
-  while (queued_behind_) {
-    queued_behind_ = false;
-    for (size_t word = 0; word < queued_.size(); ++word) {
-      // Re-read after every evaluation: it may queue later nodes of this word.
-      while (const uint64_t bits = queued_[word]) {
-        const auto n = static_cast<uint32_t>(word * 64 + __builtin_ctzll(bits));
-        queued_[word] = bits & (bits - 1);
-        sweep_at_ = n;
-        Reason why;
-        const Uniformity level = Evaluate(n, host, &why);
-        if (level > level_[n]) {
-          level_[n] = level;
-          why_[n] = why;
-          any = true;
-          for (uint32_t user : model_.users[n]) Enqueue(user);
-        }
+  while (queued_.Behind()) {
+    queued_.Sweep([&](uint32_t n) {
+      Reason why;
+      const Uniformity level = Evaluate(n, host, &why);
+      if (level > level_[n]) {
+        level_[n] = level;
+        why_[n] = why;
+        any = true;
+        for (uint32_t user : model_.users[n]) EnqueueUser(user);
       }
-    }
+    });
   }
-  sweep_at_ = ~0u;
   return any;
 }
 
@@ -297,10 +299,12 @@ Uniformity FunctionState::Evaluate(uint32_t n, SolverHost& host, Reason* why) {
             host.Call(inst->GetSingleWordInOperand(0), context, model_.node_id[n]);
         CallSummary& known = call_summary_[n];
         if (summary.ends_invocation != known.ends_invocation) {
-          // Calls after this one in the block run in different control flow.
+          // Calls after this one in the block run in different control flow,
+          // and the block's branch may be decided differently.
           for (uint32_t other : calls) {
             if (other != n) Enqueue(other);
           }
+          EnqueueBranch(block);
         }
         known = summary;
         take(summary.result, {Kind::kCall, inst->GetSingleWordInOperand(0),
@@ -376,7 +380,6 @@ bool FunctionState::RaiseExit(const Cycle* cycle, Uniformity level, uint32_t bra
 
 bool FunctionState::SolveBranches() {
   bool any = false;
-  const uint32_t blocks = model_.blocks.cfg.size();
   std::vector<std::pair<uint32_t, Uniformity>> open_views;
   auto not_m_converged = [&](const Cycle* c, Uniformity condition, uint32_t b) {
     const uint32_t ci = c->index();
@@ -389,7 +392,7 @@ bool FunctionState::SolveBranches() {
     // Threads leave such a cycle at unknown times: its exits are divergent too.
     any |= RaiseExit(c, condition, b);
   };
-  for (uint32_t b = 0; b < blocks; ++b) {
+  auto decide = [&](uint32_t b) {
     Uniformity condition = kU;
     if (model_.condition[b] != kNoNode) condition = UseLevel(model_.condition[b], b);
     if (condition > synced_[b]) {
@@ -422,7 +425,9 @@ bool FunctionState::SolveBranches() {
       branch_why_[b] = reason, any = true;
       for (uint32_t child : model_.control_children[b]) EnqueueControlFlow(child);
     }
-  }
+  };
+  // One sweep: a block queued behind it waits for the next round (Solve).
+  branch_queued_.Sweep(decide);
   // The open view can only name cycles to raise; when all it could name
   // already are (and so are their exits, raised with them), skip it. It
   // runs after the loop, so the later branches' first propagations have

@@ -17,6 +17,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "analysis/sweep_queue.h"
 #include "analysis/uniformity_model.h"
 
 namespace spirv_conv {
@@ -99,6 +100,9 @@ class FunctionState {
   // Worklists: a node to re-evaluate, a block whose control flow to
   // recompute, and the groups of them a change elsewhere affects.
   void Enqueue(uint32_t node);
+  // A node, or the branch of a block (FunctionModel::users).
+  void EnqueueUser(uint32_t user);
+  void EnqueueBranch(uint32_t block);
   void EnqueueControlFlow(uint32_t block);
   void EnqueueCycle(const Cycle* cycle);          // m-convergence changed
   void EnqueueTemporalUsers(const Cycle* cycle);  // divergent exit changed
@@ -131,14 +135,12 @@ class FunctionState {
   std::unordered_map<uint32_t, uint32_t> local_content_cause_;
   std::unordered_map<uint32_t, CallSummary> call_summary_;  // by call node
   bool unknown_write_ = false;  // something wrote through an untraceable pointer
-  // Nodes to (re-)evaluate, one bit each. SolveValues sweeps them in
-  // node order, which is the function's layout (operands before their users
-  // but for phis' back edges) and keeps the reads of the per-node arrays
-  // going forward through memory; a node queued behind the sweep's position
-  // makes it sweep again (|queued_behind_|).
-  std::vector<uint64_t> queued_;
-  uint32_t sweep_at_ = ~0u;  // the node being evaluated; ~0u outside a sweep
-  bool queued_behind_ = false;
+  // Nodes to (re-)evaluate, swept in node order (the function's layout, in
+  // which every operand but a phi's back-edge value comes before its user),
+  // and blocks whose branch to decide again (a condition or a call in the
+  // block changed), swept in block order.
+  SweepQueue queued_;
+  SweepQueue branch_queued_;
   std::vector<uint32_t> cf_work_;  // blocks
   size_t cf_work_head_ = 0;
   std::vector<char> cf_queued_;
