@@ -22,7 +22,11 @@ bool IsWholeDecoration(spv::Op op) {
 
 void FunctionBody::Add(Instruction* inst, uint32_t result_id) {
   const spv::Op opcode = inst->opcode();
-  if (opcode == spv::Op::OpLabel) block_start.push_back(static_cast<uint32_t>(rows.size()));
+  if (opcode == spv::Op::OpLabel) {
+    block_start.push_back(static_cast<uint32_t>(rows.size()));
+  } else if (result_id != 0) {
+    ++values;
+  }
   rows.push_back({inst, opcode, result_id});
   in_ids.StartList();
   ForEachInIdOf(*inst, [&](uint32_t id) { in_ids.Add(id); });

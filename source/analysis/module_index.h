@@ -44,6 +44,8 @@ struct FunctionBody {
   // Per block, the row of its OpLabel; then one past the last row.
   std::vector<uint32_t> block_start;
   uint32_t blocks() const { return static_cast<uint32_t>(block_start.size()) - 1; }
+  // The rows with a result id, OpLabels left out: the function's values.
+  uint32_t values = 0;
 
   // Appends |inst| (an OpLabel starts a block; Finish() after the last one).
   void Add(spvtools::opt::Instruction* inst, uint32_t result_id);

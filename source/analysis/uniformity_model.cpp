@@ -207,10 +207,15 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
   // with the virtual phis placed with the block's phis. The entry is the
   // first block, so each block's nodes are one run of node indices.
   m.block_nodes.StartList();
-  // Most blocks hold a handful of values (glslang output: 6-8): growing the
-  // vector from empty was 3.5 % of linting a 12,000-block shader. Capacity
-  // never touched costs no memory.
-  const size_t expected_nodes = 16 * static_cast<size_t>(n_blocks) + 64;
+  // As many nodes as the parameters, values and memory SSA's virtual nodes:
+  // growing the vectors from empty was 3.5 % of linting a 12,000-block
+  // shader. Exact rather than generous: mimalloc maps an array of more than
+  // 16 MiB by itself and unmaps it when freed, and a process that analyses
+  // one large function after another then faults all of it in again.
+  size_t parameters = 0;
+  function->ForEachParam([&](const Instruction*) { ++parameters; });
+  const size_t expected_nodes =
+      parameters + body->values + m.memory.phis.size() + m.memory.inserts.size();
   m.nodes.reserve(expected_nodes);
   m.node_block.reserve(expected_nodes);
   m.node_id.reserve(expected_nodes);
@@ -222,7 +227,7 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
   // 100,000-block function each such walk is a cache miss or two per
   // instruction).
   CompressedLists operand_ids;
-  operand_ids.Reserve(expected_nodes, 3 * expected_nodes);
+  operand_ids.Reserve(expected_nodes, body->in_ids.total_items());
   std::vector<spv::Op> node_opcode;
   node_opcode.reserve(expected_nodes);
   size_t phi_incoming = 0;  // incoming values of the OpPhi nodes
