@@ -193,22 +193,19 @@ void FunctionState::Solve(SolverHost& host) {
 }
 
 bool FunctionState::SolveValues(SolverHost& host) {
-  // Sweeps until no node is queued. A user later in the order is reached
-  // in the same sweep; one earlier (a phi's incoming value on a back edge)
-  // in the next.
+  // The lowest queued node first, until none is left: its operands, but
+  // for a phi's back-edge value, have their levels by then.
   bool any = false;
-  while (queued_.Behind()) {
-    queued_.Sweep([&](uint32_t n) {
-      Reason why;
-      const Uniformity level = Evaluate(n, host, &why);
-      if (level > level_[n]) {
-        level_[n] = level;
-        why_[n] = why;
-        any = true;
-        for (uint32_t user : model_.users[n]) EnqueueUser(user);
-      }
-    });
-  }
+  queued_.Drain([&](uint32_t n) {
+    Reason why;
+    const Uniformity level = Evaluate(n, host, &why);
+    if (level > level_[n]) {
+      level_[n] = level;
+      why_[n] = why;
+      any = true;
+      for (uint32_t user : model_.users[n]) EnqueueUser(user);
+    }
+  });
   return any;
 }
 

@@ -135,10 +135,10 @@ class FunctionState {
   std::unordered_map<uint32_t, uint32_t> local_content_cause_;
   std::unordered_map<uint32_t, CallSummary> call_summary_;  // by call node
   bool unknown_write_ = false;  // something wrote through an untraceable pointer
-  // Nodes to (re-)evaluate, swept in node order (the function's layout, in
-  // which every operand but a phi's back-edge value comes before its user),
-  // and blocks whose branch to decide again (a condition or a call in the
-  // block changed), swept in block order.
+  // Nodes to (re-)evaluate, the lowest first (node order is the function's
+  // layout, in which every operand but a phi's back-edge value comes before
+  // its user), and blocks whose branch to decide again (a condition or a
+  // call in the block changed), swept in block order once per round.
   SweepQueue queued_;
   SweepQueue branch_queued_;
   std::vector<uint32_t> cf_work_;  // blocks
