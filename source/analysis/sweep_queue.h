@@ -43,12 +43,12 @@ class SweepQueue {
   }
 
   // True if an index was queued outside a sweep or behind the position of
-  // the last one: another sweep has work.
+  // the last one: another sweep has work. (Drain leaves nothing queued.)
   bool Behind() const { return behind_; }
 
   // Calls |f(index)| for the lowest queued index, taken off the queue
   // first, until none is left: an index |f| queues behind the current one
-  // comes next.
+  // comes before those queued ahead of it.
   template <typename F>
   void Drain(const F& f) {
     for (;;) {
@@ -88,7 +88,7 @@ class SweepQueue {
  private:
   static constexpr uint32_t kIdle = ~0u;
   std::vector<uint64_t> bits_;
-  uint32_t at_ = kIdle;  // the index being handled by Sweep
+  uint32_t at_ = kIdle;  // the index being handled by Sweep or Drain
   bool behind_ = false;
   size_t lowest_ = 0;  // no index is queued in a word before this one
 };

@@ -154,9 +154,9 @@ Uniformity FunctionState::ControlFlowBeforeCall(uint32_t block, size_t index) co
 }
 
 void FunctionState::Solve(SolverHost& host) {
-  // Everything once, values in node order (SolveValues) and control flow
-  // in reverse post-order, unreachable blocks last; then only what a change
-  // affects.
+  // Everything once (values in node order, branches in block order, the
+  // control flow of the reachable blocks in reverse post-order); then only
+  // what a change affects.
   for (uint32_t b : model_.graph->rpo) EnqueueControlFlow(b);
   for (uint32_t n = 0; n < model_.nodes.size(); ++n) Enqueue(n);
   for (uint32_t b = 0; b < model_.blocks.cfg.size(); ++b) EnqueueBranch(b);
@@ -193,8 +193,9 @@ void FunctionState::Solve(SolverHost& host) {
 }
 
 bool FunctionState::SolveValues(SolverHost& host) {
-  // The lowest queued node first, until none is left: its operands, but
-  // for a phi's back-edge value, have their levels by then.
+  // The lowest queued node first, until none is left. In node order every
+  // operand but a phi's back-edge value comes before its user, so a node is
+  // seldom evaluated before its operands have settled.
   bool any = false;
   queued_.Drain([&](uint32_t n) {
     Reason why;
