@@ -143,9 +143,11 @@ struct FunctionModel {
   // nodes.size() + b, each block b whose branch condition it is
   // (UserBlock), so that a change reaches the branches it decides too.
   CompressedLists users;
-  // The block of a user listed in |users|.
+  // Whether a user listed in |users| is a block's branch, not a node.
+  bool IsBranchUser(uint32_t user) const { return user >= nodes.size(); }
+  // The block of a user listed in |users|: the node's, or the branch's.
   uint32_t UserBlock(uint32_t user) const {
-    return user < nodes.size() ? node_block[user] : user - static_cast<uint32_t>(nodes.size());
+    return IsBranchUser(user) ? user - static_cast<uint32_t>(nodes.size()) : node_block[user];
   }
   CompressedLists block_nodes;         // per block, phis first
   std::vector<uint32_t> condition;     // per block: node of the branch condition

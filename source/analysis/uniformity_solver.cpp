@@ -48,11 +48,10 @@ void FunctionState::Enqueue(uint32_t node) { queued_.Add(node); }
 void FunctionState::EnqueueBranch(uint32_t block) { branch_queued_.Add(block); }
 
 void FunctionState::EnqueueUser(uint32_t user) {
-  const auto nodes = static_cast<uint32_t>(model_.nodes.size());
-  if (user < nodes) {
-    Enqueue(user);
+  if (model_.IsBranchUser(user)) {
+    EnqueueBranch(model_.UserBlock(user));
   } else {
-    EnqueueBranch(user - nodes);
+    Enqueue(user);
   }
 }
 
