@@ -20,8 +20,8 @@ std::vector<uint32_t> StronglyConnectedComponents(
   uint32_t count = 0;
   ForEachComponent(
       nodes,
-      [&](uint32_t v, uint32_t k) {
-        return k < successors[v].size() ? successors[v][k] : kNoMoreEdges;
+      [&](uint32_t v, uint32_t* k) {
+        return *k < successors[v].size() ? successors[v][(*k)++] : kNoMoreEdges;
       },
       &scratch,
       [&](const uint32_t* first, const uint32_t* last) {

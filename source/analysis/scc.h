@@ -26,7 +26,7 @@ struct SccScratch {
   std::vector<uint32_t> index;               // kOutside except during a search
   std::vector<uint32_t> low;
   std::vector<uint32_t> stack;
-  std::vector<std::pair<uint32_t, uint32_t>> frames;  // node, next edge
+  std::vector<std::pair<uint32_t, uint32_t>> frames;  // node, edge cursor
   // Makes room for nodes 0..size-1.
   void Reserve(size_t size) {
     if (index.size() < size) index.resize(size, kOutside), low.resize(size, 0);
@@ -37,12 +37,15 @@ struct SccScratch {
 constexpr uint32_t kNoMoreEdges = ~0u - 1;
 
 // Tarjan's algorithm over |nodes| (distinct, below scratch->index.size()).
-// |edge(v, k)| is the target of v's k-th edge, SccScratch::kOutside for an
-// edge to ignore, or kNoMoreEdges when v has no k-th edge; edges to nodes
-// not in |nodes| are ignored too. Calls |emit(first, last)| for each
-// strongly connected component, its nodes in [first, last) in no particular
-// order (the callee may reorder them), in the order the search completes
-// them: every component after all the components it reaches.
+// |edge(v, &cursor)| is the target of v's next edge, SccScratch::kOutside
+// for an edge to ignore, or kNoMoreEdges when v has no more; it moves
+// |cursor| (0 before v's first edge, then whatever the callee keeps there:
+// the index of the next edge in an array, a position in a linked list) past
+// the edge it returns. Edges to nodes not in |nodes| are ignored too.
+// Calls |emit(first, last)| for each strongly connected component, its
+// nodes in [first, last) in no particular order (the callee may reorder
+// them), in the order the search completes them: every component after all
+// the components it reaches.
 template <typename EdgeFn, typename EmitFn>
 void ForEachComponent(const std::vector<uint32_t>& nodes, const EdgeFn& edge, SccScratch* scratch,
                       const EmitFn& emit) {
@@ -64,9 +67,8 @@ void ForEachComponent(const std::vector<uint32_t>& nodes, const EdgeFn& edge, Sc
     open(start);
     while (!frames.empty()) {
       const uint32_t v = frames.back().first;
-      const uint32_t w = edge(v, frames.back().second);
+      const uint32_t w = edge(v, &frames.back().second);
       if (w != kNoMoreEdges) {
-        ++frames.back().second;
         if (w == SccScratch::kOutside || index[w] == SccScratch::kOutside || index[w] == kDone) {
           continue;
         }

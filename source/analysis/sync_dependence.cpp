@@ -4,7 +4,6 @@
 #include "analysis/sync_dependence.h"
 
 #include <algorithm>
-#include <map>
 #include <utility>
 
 #include "analysis/scc.h"
@@ -97,6 +96,8 @@ class BranchView {
   bool Encloses(const Cycle* cycle) const {
     return std::find(enclosing_.begin(), enclosing_.end(), cycle) != enclosing_.end();
   }
+  // True if the view collapses every cycle around the branch.
+  bool CollapsesEnclosing() const { return collapse_irreducible_; }
   bool Collapses(const Cycle* cycle) const {
     return cycle->IsReducible() || (collapse_irreducible_ && Encloses(cycle));
   }
@@ -138,7 +139,29 @@ class BranchView {
   std::vector<const Cycle*> enclosing_;
 };
 
-using JoinMap = std::map<uint32_t, std::vector<uint32_t>>;  // join -> labelled predecessors
+// Joins as (join, predecessor on a diverged path) pairs, in any order and
+// possibly repeated; a join listed with kNoLabel alone has no such
+// predecessor known (GroupJoins sorts them out).
+using JoinEdges = std::vector<std::pair<uint32_t, uint32_t>>;
+
+// Calls |f(join, predecessors)| for each join of |edges| in block order,
+// with its distinct predecessors, sorted; sorts |edges|.
+template <typename F>
+void GroupJoins(JoinEdges* edges, const F& f) {
+  std::sort(edges->begin(), edges->end());
+  std::vector<uint32_t> predecessors;
+  for (size_t i = 0; i < edges->size();) {
+    const uint32_t join = (*edges)[i].first;
+    predecessors.clear();
+    for (; i < edges->size() && (*edges)[i].first == join; ++i) {
+      const uint32_t p = (*edges)[i].second;
+      if (p != kNoLabel && (predecessors.empty() || predecessors.back() != p)) {
+        predecessors.push_back(p);
+      }
+    }
+    f(join, predecessors);
+  }
+}
 using Edges = std::vector<std::pair<uint32_t, uint32_t>>;
 
 // One label propagation over a BranchView, to a fixed point of the label
@@ -159,22 +182,51 @@ using Edges = std::vector<std::pair<uint32_t, uint32_t>>;
 // little in a large function.
 class Propagation {
  public:
+  static constexpr uint32_t kNoEdge = ~0u;
   struct InEdge {
-    uint32_t from;
-    bool seed;         // a seed edge: its target defines the virtual variable anew
     const Cycle* via;  // from a collapsed header: the cycle's exits stand behind it
+    uint32_t from;
+    uint32_t next;  // the target's next in-edge (they are listed newest first), or kNoEdge
+    bool seed;      // a seed edge: its target defines the virtual variable anew
     // |via| contains the branch: threads that stayed in it for more
     // iterations (a meet through such an edge is a divergent exit).
     bool temporal;
   };
+  // A block's in-edges, a list threaded through the propagation's edges,
+  // newest first. Nothing depends on the order: a block's meet kind and
+  // label ask whether two of its edges carry different labels, and its
+  // predecessors on diverged paths are sorted (GroupJoins).
+  class InEdgeList {
+   public:
+    class Iterator {
+     public:
+      Iterator(const std::vector<InEdge>* edges, uint32_t at) : edges_(edges), at_(at) {}
+      const InEdge& operator*() const { return (*edges_)[at_]; }
+      Iterator& operator++() {
+        at_ = (*edges_)[at_].next;
+        return *this;
+      }
+      bool operator!=(const Iterator& other) const { return at_ != other.at_; }
+
+     private:
+      const std::vector<InEdge>* edges_;
+      uint32_t at_;
+    };
+    InEdgeList(const std::vector<InEdge>* edges, uint32_t first) : edges_(edges), first_(first) {}
+    Iterator begin() const { return {edges_, first_}; }
+    Iterator end() const { return {edges_, kNoEdge}; }
+    bool empty() const { return first_ == kNoEdge; }
+
+   private:
+    const std::vector<InEdge>* edges_;
+    uint32_t first_;
+  };
 
   Propagation(const CfgAnalyses& graph, const BranchView& view)
-      : graph_(graph), view_(view), state_(Scratch()) {
+      : graph_(graph), view_(view), state_(Scratch()), region_(state_.region) {
     const size_t blocks = graph.cfg.size();
-    if (state_.label.size() < blocks) {
-      state_.label.resize(blocks, kNoLabel);
-      state_.meet.resize(blocks, 0);
-      state_.in_edges.resize(blocks);
+    if (state_.block.size() < blocks) {
+      state_.block.resize(blocks);
       state_.components.Reserve(blocks);
     }
   }
@@ -191,7 +243,8 @@ class Propagation {
     stop_ = stop;
     settled_ = true;
     if (RunUntilMerged(seeds, ends)) return;
-    std::vector<uint32_t> work;
+    std::vector<uint32_t>& work = state_.work;
+    work.clear();
     auto reach = [&](uint32_t from, uint32_t to, bool seed) {
       if (AddEdge(from, to, seed)) work.push_back(to);
     };
@@ -228,19 +281,19 @@ class Propagation {
   bool settled() const { return settled_; }
 
   // Adds the joins and, per join, the predecessors on diverged paths.
-  void CollectJoins(JoinMap* joins) const {
+  void CollectJoins(JoinEdges* joins) const {
     for (uint32_t b : region_) {
-      if (state_.meet[b] != kJoin) continue;
-      std::vector<uint32_t>& preds = (*joins)[b];
-      for (const InEdge& e : state_.in_edges[b]) {
+      if (state_.block[b].meet != kJoin) continue;
+      joins->emplace_back(b, kNoLabel);
+      for (const InEdge& e : InEdges(b)) {
         if (EdgeLabel(e, b, stop_) == kNoLabel) continue;
         if (e.via == nullptr) {
-          preds.push_back(e.from);
+          joins->emplace_back(b, e.from);
           continue;
         }
         // Through a collapsed header: the cycle's blocks that exit to b.
         for (auto [from, to] : e.via->exit_edges()) {
-          if (to == b) preds.push_back(from);
+          if (to == b) joins->emplace_back(b, from);
         }
       }
     }
@@ -248,22 +301,25 @@ class Propagation {
 
   // Treats every block reached by two or more edges as a join (used only if
   // the labels do not settle, which no test has seen).
-  void CollectAllAsJoins(JoinMap* joins) const {
+  void CollectAllAsJoins(JoinEdges* joins) const {
     for (uint32_t b : region_) {
-      if (state_.in_edges[b].size() < 2) continue;
-      for (uint32_t p : graph_.predecessors[b]) (*joins)[b].push_back(p);
+      const uint32_t first = state_.block[b].first_edge;
+      if (state_.edges[first].next == kNoEdge) continue;  // fewer than two
+      for (uint32_t p : graph_.predecessors[b]) joins->emplace_back(b, p);
     }
   }
 
   const std::vector<uint32_t>& region() const { return region_; }
-  const std::vector<InEdge>& InEdges(uint32_t block) const { return state_.in_edges[block]; }
+  InEdgeList InEdges(uint32_t block) const {
+    return {&state_.edges, state_.block[block].first_edge};
+  }
   // The label |e| carries into |to|.
   // Labels are block indices (a meet defines its own), and seed labels
   // past them (a seed edge defines a label for its target).
   uint32_t EdgeLabel(const InEdge& e, uint32_t to, uint32_t stop) const {
     if (e.seed) return static_cast<uint32_t>(graph_.cfg.size()) + to;
     if (e.from == stop) return kNoLabel;
-    return state_.label[e.from];
+    return state_.block[e.from].label;
   }
   uint32_t stop() const { return stop_; }
 
@@ -271,11 +327,24 @@ class Propagation {
   static constexpr char kNone = 0;
   static constexpr char kMeet = 1;
   static constexpr char kJoin = 2;
+  // What a propagation keeps per block, together: on a large function the
+  // blocks it touches are scattered, and each costs one cache miss.
+  struct BlockState {
+    uint32_t label = kNoLabel;
+    uint32_t first_edge = kNoEdge;  // its newest in-edge
+    char meet = kNone;
+    char stale = 0;  // SweepComponents'
+  };
+  // A thread runs one propagation at a time (none starts another), so the
+  // lists below serve each in turn and keep their capacity.
   struct State {
-    std::vector<uint32_t> label;
-    std::vector<char> meet;
-    std::vector<std::vector<InEdge>> in_edges;
-    SccScratch components;  // ForEachComponentInTopologicalOrder's
+    std::vector<BlockState> block;
+    std::vector<InEdge> edges;     // the propagation's, in the order it found them
+    std::vector<uint32_t> region;  // the blocks reached, in the order reached
+    std::vector<uint32_t> queue;   // RunUntilMerged's
+    std::vector<uint32_t> unit;    // RunUntilMerged's: the reached blocks of a kept cycle
+    std::vector<uint32_t> work;    // Run's
+    SccScratch components;         // ForEachComponentInTopologicalOrder's
   };
   static State& Scratch() {
     thread_local State state;
@@ -284,7 +353,7 @@ class Propagation {
   const CfgAnalyses& graph_;
   const BranchView& view_;
   State& state_;
-  std::vector<uint32_t> region_;
+  std::vector<uint32_t>& region_;  // state_.region
   uint32_t stop_ = kNoLabel;
   bool settled_ = false;
 
@@ -314,7 +383,8 @@ class Propagation {
     if (view_.order() == nullptr) return false;
     const std::vector<uint32_t>& key = *view_.order();
     auto later = [&](uint32_t a, uint32_t b) { return key[a] > key[b]; };
-    std::vector<uint32_t> queue;  // a min-heap by the view order
+    std::vector<uint32_t>& queue = state_.queue;  // a min-heap by the view order
+    queue.clear();
     bool forward = true;
     auto reach = [&](uint32_t from, uint32_t to, bool seed) {
       if (key[to] == kNoLabel || (!seed && key[to] <= key[from])) forward = false;
@@ -332,13 +402,13 @@ class Propagation {
       queue.pop_back();
       return b;
     };
-    std::vector<uint32_t> unit;  // the reached blocks of a kept cycle
+    std::vector<uint32_t>& unit = state_.unit;
     while (forward && !queue.empty()) {
       const bool last = queue.size() == 1;
       const uint32_t b = pop();
       if (const Cycle* kept = view_.OutermostKeptCycle(b)) {
         // The cycle's blocks waiting in the queue come next in the order.
-        unit = {b};
+        unit.assign(1, b);
         while (!queue.empty() && kept->Contains(queue.front())) unit.push_back(pop());
         LabelKeptCycle(kept, ends, reach, &unit);
         continue;
@@ -387,6 +457,16 @@ class Propagation {
         }
       });
     }
+    if (view_.CollapsesEnclosing()) {
+      // The unit is one strongly connected component: it holds neither the
+      // branch (the view collapses the cycles around it) nor the stop block
+      // (which lies in no cycle), so every block of |kept| the view shows
+      // is reached and followed, and they reach each other as in the CFG
+      // (a collapsed cycle inside |kept| is passed from its header to its
+      // exits). No need to look for components.
+      SweepComponent(unit->data(), unit->data() + unit->size());
+      return;
+    }
     SweepComponents(*unit);
   }
 
@@ -405,31 +485,30 @@ class Propagation {
   // Records the edge |from| -> |to| (a seed edge if |seed|) among |to|'s
   // in-edges; true if it is the first, |to| joining the region.
   bool AddEdge(uint32_t from, uint32_t to, bool seed) {
-    std::vector<InEdge>& in = state_.in_edges[to];
-    const bool first = in.empty();
+    uint32_t& list = state_.block[to].first_edge;
+    const bool first = list == kNoEdge;
     const Cycle* via = seed ? nullptr : view_.CollapsedCycle(from);
-    in.push_back({from, seed, via, via != nullptr && view_.Encloses(via)});
+    const auto e = static_cast<uint32_t>(state_.edges.size());
+    state_.edges.push_back({via, from, list, seed, via != nullptr && view_.Encloses(via)});
+    list = e;
     if (first) region_.push_back(to);
     return first;
   }
 
   // Clears what this propagation wrote to the thread's arrays.
   void Reset() {
-    for (uint32_t b : region_) {
-      state_.label[b] = kNoLabel;
-      state_.meet[b] = 0;
-      state_.in_edges[b].clear();
-    }
+    for (uint32_t b : region_) state_.block[b] = BlockState();
     region_.clear();
+    state_.edges.clear();
   }
 
   // Sets |b|'s meet kind and label from its in-edges; true if the label changed.
   bool SetLabel(uint32_t b) {
     const char meet = Meet(b);
     const uint32_t label = meet != kNone ? b : FirstLabel(b);
-    state_.meet[b] = meet;
-    if (label == state_.label[b]) return false;
-    state_.label[b] = label;
+    state_.block[b].meet = meet;
+    if (label == state_.block[b].label) return false;
+    state_.block[b].label = label;
     return true;
   }
 
@@ -440,7 +519,7 @@ class Propagation {
   // the cheap one).
   bool IsAcyclic() const {
     for (uint32_t b : region_) {
-      for (const InEdge& e : state_.in_edges[b]) {
+      for (const InEdge& e : InEdges(b)) {
         if (e.seed || e.from == stop_) continue;
         if (graph_.rpo_index[e.from] >= graph_.rpo_index[b]) return false;
       }
@@ -452,21 +531,50 @@ class Propagation {
   // labelled already) by their strongly connected components in
   // topological order, so every label coming into a component is final;
   // inside one, sweeps in reverse post-order repeat until nothing changes.
+  //
+  // A block's label depends on its in-edges' labels alone, so a sweep
+  // passes over a block none of whose predecessors changed since it was
+  // last labelled (|stale| marks the others): the labels after each sweep
+  // are those of a full sweep, for a fraction of the work once most of the
+  // component has settled.
   void SweepComponents(const std::vector<uint32_t>& blocks) {
-    ForEachComponentInTopologicalOrder(blocks, [&](uint32_t* first, uint32_t* last) {
-      const size_t size = static_cast<size_t>(last - first);
-      if (size == 1) {
-        SetLabel(*first);
-        return;
+    ForEachComponentInTopologicalOrder(
+        blocks, [&](uint32_t* first, uint32_t* last) { SweepComponent(first, last); });
+  }
+
+  // Labels the strongly connected component [first, last) (reordered).
+  void SweepComponent(uint32_t* first, uint32_t* last) {
+    std::vector<BlockState>& state = state_.block;
+    const size_t size = static_cast<size_t>(last - first);
+    if (size == 1) {
+      SetLabel(*first);
+      return;
+    }
+    SortInReversePostOrder(first, last);
+    for (const uint32_t* b = first; b != last; ++b) state[*b].stale = 1;
+    const size_t limit = 4 * size + 16;
+    bool changed = true;
+    for (size_t sweep = 0; changed && sweep < limit; ++sweep) {
+      changed = false;
+      for (const uint32_t* b = first; b != last; ++b) {
+        if (!state[*b].stale) continue;
+        state[*b].stale = 0;
+        if (!SetLabel(*b)) continue;
+        changed = true;
+        MarkSuccessorsStale(*b);
       }
-      SortInReversePostOrder(first, last);
-      const size_t limit = 4 * size + 16;
-      bool changed = true;
-      for (size_t sweep = 0; changed && sweep < limit; ++sweep) {
-        changed = false;
-        for (const uint32_t* b = first; b != last; ++b) changed |= SetLabel(*b);
-      }
-      if (changed) settled_ = false;
+    }
+    if (changed) settled_ = false;
+    // Left marked: blocks of components after this one (each marks its own
+    // before its first sweep) and, if the limit cut the sweeps short, of
+    // this one; Reset clears them.
+  }
+
+  // Marks the region's blocks that |b|'s label flows into as stale.
+  void MarkSuccessorsStale(uint32_t b) {
+    if (GoesNoFurther(b)) return;
+    view_.ForEachSuccessor(b, [&](uint32_t s) {
+      if (state_.block[s].first_edge != kNoEdge) state_.block[s].stale = 1;
     });
   }
 
@@ -486,10 +594,14 @@ class Propagation {
                                           const SweepFn& sweep) const {
     ForEachComponent(
         blocks,
-        [&](uint32_t b, uint32_t k) {
-          const std::vector<InEdge>& in = state_.in_edges[b];
-          if (k >= in.size()) return kNoMoreEdges;
-          return in[k].seed || in[k].from == stop_ ? SccScratch::kOutside : in[k].from;
+        [&](uint32_t b, uint32_t* cursor) {
+          // |*cursor|: 0 before b's first in-edge, else 1 + the next one's
+          // index (kNoEdge + 1 == 0 cannot stand for the end: kNoEdge does).
+          const uint32_t at = *cursor == 0 ? state_.block[b].first_edge : *cursor - 1;
+          if (at == kNoEdge || *cursor == kNoEdge) return kNoMoreEdges;
+          const InEdge& e = state_.edges[at];
+          *cursor = e.next == kNoEdge ? kNoEdge : e.next + 1;
+          return e.seed || e.from == stop_ ? SccScratch::kOutside : e.from;
         },
         &state_.components, sweep);
   }
@@ -500,7 +612,7 @@ class Propagation {
     uint32_t first_real = kNoLabel;
     uint32_t seed_source = kNoLabel;
     char meet = kNone;
-    for (const InEdge& e : state_.in_edges[b]) {
+    for (const InEdge& e : InEdges(b)) {
       if (e.seed) {
         // Seed edges from two different blocks are two definitions.
         if (seed_source != kNoLabel && seed_source != e.from) meet = kJoin;
@@ -523,7 +635,7 @@ class Propagation {
   }
   // The label of the first labelled in-edge of |b| (not b's own).
   uint32_t FirstLabel(uint32_t b) const {
-    for (const InEdge& e : state_.in_edges[b]) {
+    for (const InEdge& e : InEdges(b)) {
       const uint32_t l = EdgeLabel(e, b, stop_);
       if (l != kNoLabel && l != b) return l;
     }
@@ -535,7 +647,7 @@ class Propagation {
 // labels did not settle) and calls |use| with it.
 template <typename EndsFn, typename UseFn>
 void Propagate(const CfgAnalyses& graph, const BranchView& view, const Edges& seeds,
-               const EndsFn& ends, uint32_t stop, JoinMap* joins, const UseFn& use) {
+               const EndsFn& ends, uint32_t stop, JoinEdges* joins, const UseFn& use) {
   Propagation labels(graph, view);
   labels.Run(seeds, ends, stop);
   if (labels.settled())
@@ -603,6 +715,66 @@ bool OpenViewFindsTheseJoins(const CfgAnalyses& graph, uint32_t branch,
   return cache->DominatesUpTo(graph, branch, merge);
 }
 
+// True if the diverged paths of |branch| B merge at once, and then sets
+// |result| to what the propagation would find: every successor S of B is
+// either B's immediate post-dominator P or a block entered only from B that
+// goes only to P, and the cycles do not matter (those around B are
+// reducible and hold every S and P, P not being their header; or B lies in
+// no cycle and P in no irreducible one):
+//
+//        B          Each S carries its own label, and so does the edge
+//       /|\         B -> P: P meets them all (a join, if there are two or
+//     S1 S2 |       more) and is the only block that does. Its
+//       \|/         predecessors on diverged paths are the S and, for the
+//        P          edge B -> P, B itself. No edge leaves or re-enters a
+//                   cycle around B and no irreducible cycle is entered: no
+// divergent exit, and every cycle stays m-converged. If/else and if-then
+// branches with nothing nested have this shape (about one divergent branch
+// in six of the reducible benchmark modules); they skip the propagation.
+bool MergesAtOnce(const CfgAnalyses& graph, uint32_t branch, BranchDivergence* result) {
+  const DominatorTree& pdt = graph.post_dominators;
+  const CycleInfo& cycles = graph.cycles;
+  if (!cycles.IsReachable(branch)) return false;
+  const uint32_t merge = pdt.Idom(branch);
+  if (merge == DominatorTree::kNone || merge == pdt.root()) return false;
+  const Cycle* around = cycles.InnermostCycle(branch);
+  auto all_reducible = [](const Cycle* c) {
+    for (; c != nullptr; c = c->parent()) {
+      if (!c->IsReducible()) return false;
+    }
+    return true;
+  };
+  if (!all_reducible(around)) return false;
+  const Cycle* at_merge = cycles.InnermostCycle(merge);
+  if (around != nullptr ? at_merge != around || merge == around->header()
+                        : !all_reducible(at_merge)) {
+    return false;
+  }
+  std::vector<uint32_t> predecessors;  // of the merge, on diverged paths
+  for (uint32_t s : graph.cfg.successors[branch]) {
+    if (s == merge) {
+      predecessors.push_back(branch);
+      continue;
+    }
+    const std::vector<uint32_t>& next = graph.cfg.successors[s];
+    if (cycles.InnermostCycle(s) != around || next.empty()) return false;
+    for (uint32_t p : graph.predecessors[s]) {
+      if (p != branch) return false;
+    }
+    for (uint32_t t : next) {
+      if (t != merge) return false;
+    }
+    predecessors.push_back(s);
+  }
+  std::sort(predecessors.begin(), predecessors.end());
+  predecessors.erase(std::unique(predecessors.begin(), predecessors.end()), predecessors.end());
+  if (predecessors.size() >= 2) {
+    result->joins.push_back(merge);
+    result->join_predecessors.push_back(std::move(predecessors));
+  }
+  return true;
+}
+
 Edges SeedEdges(const Cfg& cfg, uint32_t branch) {
   Edges seeds;
   for (uint32_t s : cfg.successors[branch]) seeds.emplace_back(branch, s);
@@ -630,8 +802,12 @@ BranchDivergence ComputeBranchDivergence(const CfgAnalyses& graph, uint32_t bran
   BranchDivergence result;
   SyncDependenceCache local_cache;
   if (cache == nullptr) cache = &local_cache;
+  if (cache->stop_when_merged() && MergesAtOnce(graph, branch, &result)) {
+    cache->CountMergeAtOnce();
+    return result;
+  }
   const BranchView view(graph, branch, /*collapse_irreducible=*/true, cache->ViewOrder(graph));
-  JoinMap joins;
+  JoinEdges joins;
 
   // The region ends at the acyclic post-dominator, nothing beyond it can
   // be a join, or earlier where the diverged paths merge (RunUntilMerged).
@@ -708,23 +884,25 @@ BranchDivergence ComputeBranchDivergence(const CfgAnalyses& graph, uint32_t bran
   for (const Cycle* c : result.divergent_exit_cycles) {
     const SyncDependenceCache::Joins* exit_joins = cache->ExitJoins(c);
     if (exit_joins == nullptr) {
-      JoinMap found;
+      JoinEdges found;
       Propagate(
           graph, view, c->exit_edges(), [&](uint32_t, uint32_t to) { return c->Contains(to); },
           AcyclicPostDominator(graph, c->header()), &found, [](const Propagation&) {});
-      exit_joins = &cache->SetExitJoins(c, {found.begin(), found.end()});
+      SyncDependenceCache::Joins grouped;
+      GroupJoins(&found, [&](uint32_t join, const std::vector<uint32_t>& preds) {
+        grouped.emplace_back(join, preds);
+      });
+      exit_joins = &cache->SetExitJoins(c, std::move(grouped));
     }
     for (const auto& [join, preds] : *exit_joins) {
-      std::vector<uint32_t>& all = joins[join];
-      all.insert(all.end(), preds.begin(), preds.end());
+      joins.emplace_back(join, kNoLabel);
+      for (uint32_t p : preds) joins.emplace_back(join, p);
     }
   }
-  for (auto& [join, preds] : joins) {
-    std::sort(preds.begin(), preds.end());
-    preds.erase(std::unique(preds.begin(), preds.end()), preds.end());
+  GroupJoins(&joins, [&](uint32_t join, const std::vector<uint32_t>& preds) {
     result.joins.push_back(join);
-    result.join_predecessors.push_back(std::move(preds));
-  }
+    result.join_predecessors.push_back(preds);
+  });
 
   // Joins that break m-convergence: those above and, when an irreducible
   // cycle contains the branch, the joins of paths through its header (the
@@ -753,12 +931,13 @@ std::vector<const Cycle*> OpenViewCycles(const CfgAnalyses& graph, uint32_t bran
   if (cache == nullptr) cache = &local_cache;
   const BranchView open_view(graph, branch, /*collapse_irreducible=*/false,
                              cache->ViewOrder(graph));
-  JoinMap open_joins;
+  JoinEdges open_joins;
   Propagate(
       graph, open_view, SeedEdges(graph.cfg, branch), [](uint32_t, uint32_t) { return false; },
       AcyclicPostDominator(graph, branch), &open_joins, [](const Propagation&) {});
   std::vector<uint32_t> joins;
-  for (const auto& [join, preds] : open_joins) joins.push_back(join);
+  GroupJoins(&open_joins,
+             [&](uint32_t join, const std::vector<uint32_t>&) { joins.push_back(join); });
   std::vector<const Cycle*> cycles = divergence.not_m_converged_cycles;
   const size_t known = cycles.size();
   AddNotMConvergedCycles(graph, branch, joins, &cycles);

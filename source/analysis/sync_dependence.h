@@ -91,9 +91,16 @@ class SyncDependenceCache {
 
   // The order in which propagations label blocks, so that they can stop
   // where the diverged paths have merged; null if they are not to stop
-  // there (set_stop_when_merged(false): a test compares both).
+  // there (set_stop_when_merged(false): a test compares both). Not
+  // stopping there also turns off the shortcut for branches whose paths
+  // merge at their immediate post-dominator (MergesAtOnce), which then
+  // propagate like any other.
   const std::vector<uint32_t>* ViewOrder(const CfgAnalyses& graph);
   void set_stop_when_merged(bool stop) { stop_when_merged_ = stop; }
+  bool stop_when_merged() const { return stop_when_merged_; }
+  // How many branches took that shortcut (for tests).
+  size_t merges_at_once() const { return merges_at_once_; }
+  void CountMergeAtOnce() { ++merges_at_once_; }
 
  private:
   std::vector<std::unique_ptr<Joins>> exit_joins_;  // by Cycle::index()
@@ -113,6 +120,7 @@ class SyncDependenceCache {
   size_t visits_ = 0;
   size_t budget_ = 0;
   bool stop_when_merged_ = true;
+  size_t merges_at_once_ = 0;
   std::vector<uint32_t> view_order_;  // by block; empty until needed
 };
 

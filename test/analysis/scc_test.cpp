@@ -56,9 +56,10 @@ TEST(SccTest, PartialSearchesShareOneScratch) {
     std::vector<std::vector<uint32_t>> found;
     ForEachComponent(
         nodes,
-        [&](uint32_t v, uint32_t k) {
-          if (k >= successors[v].size()) return kNoMoreEdges;
-          return successors[v][k] == 4 ? SccScratch::kOutside : successors[v][k];
+        [&](uint32_t v, uint32_t* k) {
+          if (*k >= successors[v].size()) return kNoMoreEdges;
+          const uint32_t w = successors[v][(*k)++];
+          return w == 4 ? SccScratch::kOutside : w;
         },
         &scratch,
         [&](uint32_t* first, uint32_t* last) {

@@ -231,6 +231,8 @@ Cfg RandomGraph(uint32_t round) {
 // same divergent exits (whose test reads edges after the merge) and the
 // same cycles that are not m-converged.
 TEST(SyncDependenceTest, StoppingWhereThePathsMergeChangesNothing) {
+  size_t branches = 0;
+  size_t merged_at_once = 0;
   for (uint32_t round = 0; round < 2000; ++round) {
     CfgAnalyses g(RandomGraph(round));
     SyncDependenceCache stopping;
@@ -247,8 +249,14 @@ TEST(SyncDependenceTest, StoppingWhereThePathsMergeChangesNothing) {
           << "round " << round << ", branch " << b;
       EXPECT_EQ(stopped.not_m_converged_cycles, full.not_m_converged_cycles)
           << "round " << round << ", branch " << b;
+      ++branches;
     }
+    merged_at_once += stopping.merges_at_once();
   }
+  // Both ways of stopping were compared: the shortcut for paths that merge
+  // at once (MergesAtOnce) and the propagation in the view order.
+  EXPECT_GT(merged_at_once, branches / 20);
+  EXPECT_LT(merged_at_once, branches / 2);
 }
 
 // Deferring the open view loses nothing, and every cycle it names is one
