@@ -116,17 +116,19 @@ class BranchView {
     }
     return kept;
   }
-  // Calls |visit(target)| for every successor of |block| in this view.
+  // Calls |visit(target, via)| for every successor of |block| in this
+  // view; |via| is the cycle |block| is the collapsed header of (whose exits
+  // are its successors), or null.
   template <typename Visit>
   void ForEachSuccessor(uint32_t block, const Visit& visit) const {
     const Cycle* collapsed = CollapsedCycle(block);
     if (collapsed == nullptr) {
-      for (uint32_t s : graph_.cfg.successors[block]) visit(s);
+      for (uint32_t s : graph_.cfg.successors[block]) visit(s, collapsed);
       return;
     }
     uint32_t last = kNoLabel;
     for (auto [from, to] : collapsed->exit_edges()) {
-      if (to != last) visit(to);
+      if (to != last) visit(to, collapsed);
       last = to;
     }
   }
@@ -245,18 +247,18 @@ class Propagation {
     if (RunUntilMerged(seeds, ends)) return;
     std::vector<uint32_t>& work = state_.work;
     work.clear();
-    auto reach = [&](uint32_t from, uint32_t to, bool seed) {
-      if (AddEdge(from, to, seed)) work.push_back(to);
+    auto reach = [&](uint32_t from, uint32_t to, bool seed, const Cycle* via) {
+      if (AddEdge(from, to, seed, via)) work.push_back(to);
     };
     for (auto [from, to] : seeds) {
-      if (!ends(from, to)) reach(from, to, true);
+      if (!ends(from, to)) reach(from, to, true, nullptr);
     }
     while (!work.empty()) {
       const uint32_t b = work.back();
       work.pop_back();
       if (GoesNoFurther(b)) continue;
-      view_.ForEachSuccessor(b, [&](uint32_t s) {
-        if (!ends(b, s)) reach(b, s, false);
+      view_.ForEachSuccessor(b, [&](uint32_t s, const Cycle* via) {
+        if (!ends(b, s)) reach(b, s, false, via);
       });
     }
     SortInReversePostOrder(region_.data(), region_.data() + region_.size());
@@ -386,15 +388,15 @@ class Propagation {
     std::vector<uint32_t>& queue = state_.queue;  // a min-heap by the view order
     queue.clear();
     bool forward = true;
-    auto reach = [&](uint32_t from, uint32_t to, bool seed) {
+    auto reach = [&](uint32_t from, uint32_t to, bool seed, const Cycle* via) {
       if (key[to] == kNoLabel || (!seed && key[to] <= key[from])) forward = false;
-      if (AddEdge(from, to, seed)) {
+      if (AddEdge(from, to, seed, via)) {
         queue.push_back(to);
         std::push_heap(queue.begin(), queue.end(), later);
       }
     };
     for (auto [from, to] : seeds) {
-      if (!ends(from, to)) reach(from, to, true);
+      if (!ends(from, to)) reach(from, to, true, nullptr);
     }
     auto pop = [&] {
       std::pop_heap(queue.begin(), queue.end(), later);
@@ -416,8 +418,8 @@ class Propagation {
       SetLabel(b);
       if (GoesNoFurther(b)) continue;
       if (last) break;
-      view_.ForEachSuccessor(b, [&](uint32_t s) {
-        if (!ends(b, s)) reach(b, s, false);
+      view_.ForEachSuccessor(b, [&](uint32_t s, const Cycle* via) {
+        if (!ends(b, s)) reach(b, s, false, via);
       });
     }
     if (forward) {
@@ -448,11 +450,11 @@ class Propagation {
     for (size_t i = 0; i < unit->size(); ++i) {
       const uint32_t b = (*unit)[i];
       if (GoesNoFurther(b)) continue;
-      view_.ForEachSuccessor(b, [&](uint32_t s) {
+      view_.ForEachSuccessor(b, [&](uint32_t s, const Cycle* via) {
         if (ends(b, s)) return;
         if (!kept->Contains(s)) {
-          reach_outside(b, s, false);
-        } else if (AddEdge(b, s, false)) {
+          reach_outside(b, s, false, via);
+        } else if (AddEdge(b, s, false, via)) {
           unit->push_back(s);
         }
       });
@@ -483,11 +485,12 @@ class Propagation {
   }
 
   // Records the edge |from| -> |to| (a seed edge if |seed|) among |to|'s
-  // in-edges; true if it is the first, |to| joining the region.
-  bool AddEdge(uint32_t from, uint32_t to, bool seed) {
+  // in-edges; true if it is the first, |to| joining the region. |via|: the
+  // cycle |from| is the collapsed header of (ForEachSuccessor's), null for
+  // a seed edge.
+  bool AddEdge(uint32_t from, uint32_t to, bool seed, const Cycle* via) {
     uint32_t& list = state_.block[to].first_edge;
     const bool first = list == kNoEdge;
-    const Cycle* via = seed ? nullptr : view_.CollapsedCycle(from);
     const auto e = static_cast<uint32_t>(state_.edges.size());
     state_.edges.push_back({via, from, list, seed, via != nullptr && view_.Encloses(via)});
     list = e;
@@ -573,7 +576,7 @@ class Propagation {
   // Marks the region's blocks that |b|'s label flows into as stale.
   void MarkSuccessorsStale(uint32_t b) {
     if (GoesNoFurther(b)) return;
-    view_.ForEachSuccessor(b, [&](uint32_t s) {
+    view_.ForEachSuccessor(b, [&](uint32_t s, const Cycle*) {
       if (state_.block[s].first_edge != kNoEdge) state_.block[s].stale = 1;
     });
   }
@@ -775,8 +778,12 @@ bool MergesAtOnce(const CfgAnalyses& graph, uint32_t branch, BranchDivergence* r
   return true;
 }
 
-Edges SeedEdges(const Cfg& cfg, uint32_t branch) {
-  Edges seeds;
+// The edges from |branch| to its distinct successors, sorted, in a list of
+// the thread's that the next call overwrites (one per divergent branch:
+// no allocation once it has grown).
+const Edges& SeedEdges(const Cfg& cfg, uint32_t branch) {
+  thread_local Edges seeds;
+  seeds.clear();
   for (uint32_t s : cfg.successors[branch]) seeds.emplace_back(branch, s);
   std::sort(seeds.begin(), seeds.end());
   seeds.erase(std::unique(seeds.begin(), seeds.end()), seeds.end());
@@ -811,7 +818,7 @@ BranchDivergence ComputeBranchDivergence(const CfgAnalyses& graph, uint32_t bran
 
   // The region ends at the acyclic post-dominator, nothing beyond it can
   // be a join, or earlier where the diverged paths merge (RunUntilMerged).
-  const Edges seeds = SeedEdges(cfg, branch);
+  const Edges& seeds = SeedEdges(cfg, branch);
   Propagate(
       graph, view, seeds, [](uint32_t, uint32_t) { return false; },
       AcyclicPostDominator(graph, branch), &joins,
