@@ -217,7 +217,6 @@ class Propagation {
     InEdgeList(const std::vector<InEdge>* edges, uint32_t first) : edges_(edges), first_(first) {}
     Iterator begin() const { return {edges_, first_}; }
     Iterator end() const { return {edges_, kNoEdge}; }
-    bool empty() const { return first_ == kNoEdge; }
 
    private:
     const std::vector<InEdge>* edges_;
