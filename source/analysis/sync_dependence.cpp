@@ -532,19 +532,20 @@ class Propagation {
   // Labels |blocks| (reached blocks whose in-edges from outside them are
   // labelled already) by their strongly connected components in
   // topological order, so every label coming into a component is final;
-  // inside one, sweeps in reverse post-order repeat until nothing changes.
-  //
-  // A block's label depends on its in-edges' labels alone, so a sweep
-  // passes over a block none of whose predecessors changed since it was
-  // last labelled (|stale| marks the others): the labels after each sweep
-  // are those of a full sweep, for a fraction of the work once most of the
-  // component has settled.
+  // inside one, sweeps in reverse post-order repeat until nothing changes
+  // (SweepComponent).
   void SweepComponents(const std::vector<uint32_t>& blocks) {
     ForEachComponentInTopologicalOrder(
         blocks, [&](uint32_t* first, uint32_t* last) { SweepComponent(first, last); });
   }
 
-  // Labels the strongly connected component [first, last) (reordered).
+  // Labels the strongly connected component [first, last) (reordered) by
+  // sweeps in reverse post-order until nothing changes. A block's label
+  // depends on its in-edges' labels alone, so a sweep passes over a block
+  // none of whose predecessors changed since it was last labelled (|stale|
+  // marks the others): the labels after each sweep are those of a full
+  // sweep, for a fraction of the work once most of the component has
+  // settled.
   void SweepComponent(uint32_t* first, uint32_t* last) {
     std::vector<BlockState>& state = state_.block;
     const size_t size = static_cast<size_t>(last - first);
@@ -597,10 +598,11 @@ class Propagation {
     ForEachComponent(
         blocks,
         [&](uint32_t b, uint32_t* cursor) {
-          // |*cursor|: 0 before b's first in-edge, else 1 + the next one's
-          // index (kNoEdge + 1 == 0 cannot stand for the end: kNoEdge does).
+          // |*cursor|: 0 before b's first in-edge, kNoEdge after its last,
+          // else 1 + the next one's index.
+          if (*cursor == kNoEdge) return kNoMoreEdges;
           const uint32_t at = *cursor == 0 ? state_.block[b].first_edge : *cursor - 1;
-          if (at == kNoEdge || *cursor == kNoEdge) return kNoMoreEdges;
+          if (at == kNoEdge) return kNoMoreEdges;  // b has no in-edge
           const InEdge& e = state_.edges[at];
           *cursor = e.next == kNoEdge ? kNoEdge : e.next + 1;
           return e.seed || e.from == stop_ ? SccScratch::kOutside : e.from;
@@ -817,9 +819,8 @@ BranchDivergence ComputeBranchDivergence(const CfgAnalyses& graph, uint32_t bran
 
   // The region ends at the acyclic post-dominator, nothing beyond it can
   // be a join, or earlier where the diverged paths merge (RunUntilMerged).
-  const Edges& seeds = SeedEdges(cfg, branch);
   Propagate(
-      graph, view, seeds, [](uint32_t, uint32_t) { return false; },
+      graph, view, SeedEdges(cfg, branch), [](uint32_t, uint32_t) { return false; },
       AcyclicPostDominator(graph, branch), &joins,
       [&](const Propagation& labels) {
         // Divergent exits: the labels on the edges leaving a cycle, and on
