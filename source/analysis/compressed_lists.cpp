@@ -8,13 +8,18 @@ namespace analysis {
 
 CompressedLists CompressedLists::FromPairs(
     uint32_t lists, const std::vector<std::pair<uint32_t, uint32_t>>& pairs) {
+  // A counting sort in place: starts_[l] counts list l's items, then, as a
+  // running sum, marks its end; the pairs are placed last to first, each
+  // moving its list's mark down by one, so that every mark ends at its
+  // list's start and each list keeps the pairs' order.
   CompressedLists result;
   result.starts_.assign(lists + 1, 0);
-  for (const auto& [list, item] : pairs) ++result.starts_[list + 1];
-  for (uint32_t l = 0; l < lists; ++l) result.starts_[l + 1] += result.starts_[l];
+  for (const auto& [list, item] : pairs) ++result.starts_[list];
+  for (uint32_t l = 1; l <= lists; ++l) result.starts_[l] += result.starts_[l - 1];
   result.items_.resize(pairs.size());
-  std::vector<uint32_t> next(result.starts_.begin(), result.starts_.end() - 1);
-  for (const auto& [list, item] : pairs) result.items_[next[list]++] = item;
+  for (auto it = pairs.rbegin(); it != pairs.rend(); ++it) {
+    result.items_[--result.starts_[it->first]] = it->second;
+  }
   return result;
 }
 

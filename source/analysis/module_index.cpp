@@ -18,7 +18,19 @@ bool IsWholeDecoration(spv::Op op) {
          op == spv::Op::OpDecorateString;
 }
 
+// Function has no size(); its block iterators are random access.
+size_t BlockCount(const spvtools::opt::Function& function) {
+  return static_cast<size_t>(function.end() - function.begin());
+}
+
 }  // namespace
+
+void FunctionBody::Reserve(size_t blocks, size_t row_count) {
+  rows.reserve(row_count);
+  // Most instructions name one to three ids (a phi two per predecessor).
+  in_ids.Reserve(row_count, 3 * row_count);
+  block_start.reserve(blocks + 1);
+}
 
 void FunctionBody::Add(Instruction* inst, uint32_t result_id) {
   const spv::Op opcode = inst->opcode();
@@ -67,10 +79,14 @@ ModuleIndex::ModuleIndex(spvtools::opt::IRContext* context, bool record_bodies)
   // the value is seen; OpTypeForwardPointer names a pointer type declared
   // after it.
   std::vector<char> pointer_type(module.IdBound(), 0);
+  size_t ids_seen = 0;                         // result ids visited so far
   uint32_t function = 0;                       // the function whose body the walk is in
   auto visit = [&](const Instruction& inst) {  // returns the result id
     const uint32_t id = ResultIdOf(inst);
-    if (id != 0 && id < defs_.size()) defs_[id] = const_cast<Instruction*>(&inst);
+    if (id != 0 && id < defs_.size()) {
+      defs_[id] = const_cast<Instruction*>(&inst);
+      ++ids_seen;
+    }
     const spv::Op op = inst.opcode();
     if (op == spv::Op::OpFunction) {
       function = id;
@@ -110,12 +126,24 @@ ModuleIndex::ModuleIndex(spvtools::opt::IRContext* context, bool record_bodies)
   for (const Instruction& inst : module.ext_inst_debuginfo()) visit(inst);
   for (const Instruction& inst : module.annotations()) visit(inst);
   for (const Instruction& inst : module.types_values()) visit(inst);
-  if (record_bodies) bodies_.reserve(std::distance(module.begin(), module.end()));
+  // Each body's rows, estimated before it is walked: the result ids the
+  // sections above left over (an upper bound on the functions' values and
+  // labels, when ids are dense) shared out by block count, plus the
+  // instructions without a result (a terminator per block, stores, ...).
+  size_t blocks_in_all = 0;
+  if (record_bodies) {
+    for (const spvtools::opt::Function& f : module) blocks_in_all += BlockCount(f);
+    bodies_.reserve(std::distance(module.begin(), module.end()));
+  }
+  const size_t ids_left = module.IdBound() > ids_seen ? module.IdBound() - ids_seen : 0;
   for (spvtools::opt::Function& f : module) {
     FunctionBody* body = nullptr;
     if (record_bodies) {
       body_of_.emplace(&f, bodies_.size());
       body = &bodies_.emplace_back();
+      const size_t blocks = BlockCount(f);
+      body->Reserve(blocks,
+                    (blocks_in_all == 0 ? 0 : ids_left * blocks / blocks_in_all) + 3 * blocks);
     }
     if (non_semantic) {
       // Function keeps the NonSemantic instructions after its end in a list

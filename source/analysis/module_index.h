@@ -47,6 +47,9 @@ struct FunctionBody {
   // The rows with a result id, OpLabels left out: the function's values.
   uint32_t values = 0;
 
+  // Room for |blocks| blocks of |rows| rows in all, so that recording a
+  // large function does not copy the arrays each time they grow.
+  void Reserve(size_t blocks, size_t rows);
   // Appends |inst| (an OpLabel starts a block; Finish() after the last one).
   void Add(spvtools::opt::Instruction* inst, uint32_t result_id);
   void Finish();

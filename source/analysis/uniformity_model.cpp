@@ -221,6 +221,8 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
   m.node_id.reserve(expected_nodes);
   m.node_rule.reserve(expected_nodes);
   m.node_asserted.reserve(expected_nodes);
+  m.block_nodes.Reserve(n_blocks, expected_nodes);
+  m.block_calls.Reserve(n_blocks, 0);
   // The in-operand ids and opcode of each node, taken while the walk below
   // has its instruction at hand: the operand pass after it then reads these
   // arrays instead of SPIRV-Tools' instruction objects a second time (on a
@@ -476,6 +478,7 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
   // successor of D but not D itself.
   {
     std::vector<std::pair<uint32_t, uint32_t>> dependences;  // (branch d, dependent block b)
+    dependences.reserve(2 * static_cast<size_t>(n_blocks));  // about one or two per block
     std::vector<uint32_t> last_parent(n_blocks, kNoNode);    // per b: the last d added
     const DominatorTree& pdt = g.post_dominators;
     for (uint32_t d = 0; d < n_blocks; ++d) {
