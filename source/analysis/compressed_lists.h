@@ -45,6 +45,9 @@ class CompressedLists {
     items_.reserve(items);
   }
   size_t total_items() const { return items_.size(); }
+  bool operator==(const CompressedLists& other) const {
+    return starts_ == other.starts_ && items_ == other.items_;
+  }
   // Lists 0..|lists|-1 from (list, item) pairs, in pair order within a list.
   static CompressedLists FromPairs(uint32_t lists,
                                    const std::vector<std::pair<uint32_t, uint32_t>>& pairs);

@@ -147,11 +147,13 @@ class BranchView {
 using JoinEdges = std::vector<std::pair<uint32_t, uint32_t>>;
 
 // Calls |f(join, predecessors)| for each join of |edges| in block order,
-// with its distinct predecessors, sorted; sorts |edges|.
+// with its distinct predecessors, sorted; sorts |edges|. |f| must not call
+// GroupJoins (the predecessor list is the thread's, reused by every call:
+// one per divergent branch).
 template <typename F>
 void GroupJoins(JoinEdges* edges, const F& f) {
   std::sort(edges->begin(), edges->end());
-  std::vector<uint32_t> predecessors;
+  thread_local std::vector<uint32_t> predecessors;
   for (size_t i = 0; i < edges->size();) {
     const uint32_t join = (*edges)[i].first;
     predecessors.clear();
@@ -774,7 +776,9 @@ bool MergesAtOnce(const CfgAnalyses& graph, uint32_t branch, BranchDivergence* r
   predecessors.erase(std::unique(predecessors.begin(), predecessors.end()), predecessors.end());
   if (predecessors.size() >= 2) {
     result->joins.push_back(merge);
-    result->join_predecessors.push_back(std::move(predecessors));
+    result->join_predecessors.StartList();
+    for (uint32_t p : predecessors) result->join_predecessors.Add(p);
+    result->join_predecessors.Finish();
   }
   return true;
 }
@@ -815,7 +819,10 @@ BranchDivergence ComputeBranchDivergence(const CfgAnalyses& graph, uint32_t bran
     return result;
   }
   const BranchView view(graph, branch, /*collapse_irreducible=*/true, cache->ViewOrder(graph));
-  JoinEdges joins;
+  // The thread's list, reused by each branch (the function does not call
+  // itself; OpenViewCycles has a list of its own).
+  thread_local JoinEdges joins;
+  joins.clear();
 
   // The region ends at the acyclic post-dominator, nothing beyond it can
   // be a join, or earlier where the diverged paths merge (RunUntilMerged).
@@ -847,7 +854,8 @@ BranchDivergence ComputeBranchDivergence(const CfgAnalyses& graph, uint32_t bran
           bool mixed = false;
           bool leaving = false;
         };
-        std::vector<Labels> seen(count);
+        thread_local std::vector<Labels> seen;
+        seen.assign(count, Labels{});
         for (uint32_t to : labels.region()) {
           const uint32_t to_depth = depth(to);
           for (const auto& e : labels.InEdges(to)) {
@@ -908,8 +916,10 @@ BranchDivergence ComputeBranchDivergence(const CfgAnalyses& graph, uint32_t bran
   }
   GroupJoins(&joins, [&](uint32_t join, const std::vector<uint32_t>& preds) {
     result.joins.push_back(join);
-    result.join_predecessors.push_back(preds);
+    result.join_predecessors.StartList();
+    for (uint32_t p : preds) result.join_predecessors.Add(p);
   });
+  if (!result.joins.empty()) result.join_predecessors.Finish();
 
   // Joins that break m-convergence: those above and, when an irreducible
   // cycle contains the branch, the joins of paths through its header (the
@@ -938,7 +948,8 @@ std::vector<const Cycle*> OpenViewCycles(const CfgAnalyses& graph, uint32_t bran
   if (cache == nullptr) cache = &local_cache;
   const BranchView open_view(graph, branch, /*collapse_irreducible=*/false,
                              cache->ViewOrder(graph));
-  JoinEdges open_joins;
+  thread_local JoinEdges open_joins;
+  open_joins.clear();
   Propagate(
       graph, open_view, SeedEdges(graph.cfg, branch), [](uint32_t, uint32_t) { return false; },
       AcyclicPostDominator(graph, branch), &open_joins, [](const Propagation&) {});

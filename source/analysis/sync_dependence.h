@@ -38,17 +38,19 @@
 #include <vector>
 
 #include "analysis/cfg_analyses.h"
+#include "analysis/compressed_lists.h"
 
 namespace spirv_conv {
 namespace analysis {
 
 struct BranchDivergence {
   std::vector<uint32_t> joins;  // sorted block indices
-  // Per join: the predecessors whose edges into it lie on diverged paths
-  // (sorted). Threads converged at the join that diverged at the branch
-  // came along these edges only, so a phi whose incoming values on them
-  // are one value does not choose between paths.
-  std::vector<std::vector<uint32_t>> join_predecessors;
+  // Per join (list k for joins[k]): the predecessors whose edges into it
+  // lie on diverged paths (sorted). Threads converged at the join that
+  // diverged at the branch came along these edges only, so a phi whose
+  // incoming values on them are one value does not choose between paths.
+  // (One array for all joins: a list each was an allocation per join.)
+  CompressedLists join_predecessors;
   std::vector<const Cycle*> divergent_exit_cycles;   // cycles containing the branch
   std::vector<const Cycle*> not_m_converged_cycles;  // outermost affected cycles
   // Computed with OpenView::kDefer and an irreducible cycle contains the

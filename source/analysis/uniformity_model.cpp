@@ -13,7 +13,7 @@ namespace analysis {
 // each (uniformity_model.h moves what only phis need out of Node).
 static_assert(sizeof(Node) <= 64, "a Node should fit a cache line");
 
-bool FunctionModel::SelectsAmong(uint32_t n, const std::vector<uint32_t>& predecessors) const {
+bool FunctionModel::SelectsAmong(uint32_t n, CompressedLists::Range predecessors) const {
   // A value is its node when it has one (virtual phis have placeholder
   // ids), else its id (a constant or global); undefined ones are skipped.
   bool seen = false;

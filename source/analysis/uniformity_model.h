@@ -132,7 +132,7 @@ struct FunctionModel {
   // Phi |n|: whether the defined incoming values on the edges from
   // |predecessors| (sorted block indices) differ, i.e. whether threads that
   // arrive along different ones of those edges may get different values.
-  bool SelectsAmong(uint32_t n, const std::vector<uint32_t>& predecessors) const;
+  bool SelectsAmong(uint32_t n, CompressedLists::Range predecessors) const;
   // Data operands of each node (node indices); ids outside the function
   // (constants, globals) are uniform and not listed.
   CompressedLists operands;
