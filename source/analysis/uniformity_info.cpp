@@ -98,7 +98,26 @@ class UniformityInfo::Impl : public analysis::SolverHost {
   std::unordered_map<uint32_t, std::vector<UniformityCycle>> cycles_;
 
  private:
-  Uniformity BufferContent(const spvtools::opt::Instruction& variable, const char** note);
+  // What VariableContent reads off a module-scope variable's storage class
+  // and decorations, found once per variable: a shader loads from the same
+  // few buffers over and over, and the decoration lookups behind each load
+  // were several percent of analysing a large fragment shader.
+  struct VariableClass {
+    enum class Kind : uint8_t {
+      kFixed,    // |level|, whatever the shader does
+      kWritten,  // what the shader stores to it (written_)
+      kBuiltIn,  // a built-in input: BuiltInLevel(|builtin|) for the calling stages
+    };
+    Kind kind = Kind::kFixed;
+    Uniformity level = Uniformity::kDivergent;
+    uint32_t builtin = 0;
+    const char* note = "";
+  };
+  const VariableClass& ClassOf(uint32_t variable_id);
+  // A buffer (or workgroup memory) |variable|: read-only, written only by
+  // the shader (an option), or written concurrently by other invocations.
+  VariableClass BufferClass(const spvtools::opt::Instruction& variable) const;
+  std::unordered_map<uint32_t, VariableClass> variable_classes_;
 };
 
 Status UniformityInfo::Impl::Run() {
@@ -228,8 +247,7 @@ CallSummary UniformityInfo::Impl::Call(uint32_t function_id, const CallContext& 
   if (model_it == models_.end()) return conservative;  // an import: nothing known
   const FunctionModel& model = *model_it->second;
   conservative.pointee_writes.assign(model.parameter_ids.size(), kD);
-  FunctionState probe(model, context);  // normalizes the context's sizes
-  auto key = std::make_pair(function_id, probe.context());
+  auto key = std::make_pair(function_id, FitContext(model, context));
   if (call_id != 0) {
     std::vector<uint32_t>& sites = call_sites_[key];
     if (std::find(sites.begin(), sites.end(), call_id) == sites.end()) sites.push_back(call_id);
@@ -248,57 +266,79 @@ CallSummary UniformityInfo::Impl::Call(uint32_t function_id, const CallContext& 
   return summary;
 }
 
-Uniformity UniformityInfo::Impl::BufferContent(const spvtools::opt::Instruction& variable,
-                                               const char** note) {
+UniformityInfo::Impl::VariableClass UniformityInfo::Impl::BufferClass(
+    const spvtools::opt::Instruction& variable) const {
+  using Kind = VariableClass::Kind;
   if (analysis::IsReadOnly(index_, variable)) {
-    *note = "read-only memory (NonWritable): the same for every invocation";
-    return kU;
+    return {Kind::kFixed, kU, 0, "read-only memory (NonWritable): the same for every invocation"};
   }
   if (options_.assume_no_concurrent_writes) {
-    *note = "memory written by the shader (no concurrent writers assumed)";
-    return unknown_write_ ? kD : written_[variable.result_id()];
+    return {Kind::kWritten, kU, 0, "memory written by the shader (no concurrent writers assumed)"};
   }
-  *note = "memory other invocations may write concurrently";
-  return kD;
+  return {Kind::kFixed, kD, 0, "memory other invocations may write concurrently"};
 }
 
-Uniformity UniformityInfo::Impl::VariableContent(uint32_t id, uint32_t models, const char** note) {
+const UniformityInfo::Impl::VariableClass& UniformityInfo::Impl::ClassOf(uint32_t id) {
+  using Kind = VariableClass::Kind;
+  auto [it, inserted] = variable_classes_.try_emplace(id);
+  if (!inserted) return it->second;
+  VariableClass& c = it->second;
   const auto* variable = index_.Def(id);
   const auto storage = static_cast<spv::StorageClass>(variable->GetSingleWordInOperand(0));
   switch (storage) {
     case spv::StorageClass::UniformConstant:
     case spv::StorageClass::PushConstant:
-      *note = "uniform memory: the same for every invocation";
-      return kU;
-    case spv::StorageClass::Uniform: {
+      c = {Kind::kFixed, kU, 0, "uniform memory: the same for every invocation"};
+      break;
+    case spv::StorageClass::Uniform:
       // A BufferBlock is a storage buffer in disguise.
-      if (analysis::IsBufferBlock(index_, *variable)) return BufferContent(*variable, note);
-      *note = "uniform memory: the same for every invocation";
-      return kU;
-    }
+      c = analysis::IsBufferBlock(index_, *variable)
+              ? BufferClass(*variable)
+              : VariableClass{Kind::kFixed, kU, 0, "uniform memory: the same for every invocation"};
+      break;
     case spv::StorageClass::StorageBuffer:
     case spv::StorageClass::PhysicalStorageBuffer:
     case spv::StorageClass::CrossWorkgroup:
     case spv::StorageClass::Generic:
     case spv::StorageClass::Image:
     case spv::StorageClass::Workgroup:
-      return BufferContent(*variable, note);
+      c = BufferClass(*variable);
+      break;
     case spv::StorageClass::Private:
     case spv::StorageClass::Output:
-      *note = "a per-invocation variable: what the shader stored to it";
-      return unknown_write_ ? kD : written_[id];
+      c = {Kind::kWritten, kU, 0, "a per-invocation variable: what the shader stored to it"};
+      break;
     case spv::StorageClass::Input: {
       uint32_t builtin = 0;
       if (index_.DecorationOperand(id, spv::Decoration::BuiltIn, &builtin)) {
-        return analysis::BuiltInLevel(static_cast<spv::BuiltIn>(builtin), models, note);
+        c = {Kind::kBuiltIn, kD, builtin, ""};
+      } else {
+        c = {Kind::kFixed, kD, 0,
+             "a shader input: varies per invocation (Flat too: one subgroup can span primitives)"};
       }
-      *note = "a shader input: varies per invocation (Flat too: one subgroup can span primitives)";
-      return kD;
+      break;
     }
     default:
-      *note = "memory the analysis does not model";
-      return kD;
+      c = {Kind::kFixed, kD, 0, "memory the analysis does not model"};
+      break;
   }
+  return c;
+}
+
+Uniformity UniformityInfo::Impl::VariableContent(uint32_t id, uint32_t models, const char** note) {
+  const VariableClass& c = ClassOf(id);
+  switch (c.kind) {
+    case VariableClass::Kind::kFixed:
+      *note = c.note;
+      return c.level;
+    case VariableClass::Kind::kWritten:
+      *note = c.note;
+      return unknown_write_ ? kD : written_[id];
+    case VariableClass::Kind::kBuiltIn:
+      return analysis::BuiltInLevel(static_cast<spv::BuiltIn>(c.builtin), models, note);
+  }
+  *note = "memory the analysis does not model";
+  return kD;
 }
 
 void UniformityInfo::Impl::WriteVariable(uint32_t id, Uniformity level) {

@@ -509,6 +509,14 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
     const uint32_t c = tree.innermost[block];
     return c == CycleTree::kNone ? 0u : tree.depth[c];
   };
+  // IsImmutable per variable (it reads decorations; a shader loads from
+  // the same few variables many times).
+  std::unordered_map<uint32_t, bool> immutable;
+  auto is_immutable = [&](uint32_t variable) {
+    auto [it, inserted] = immutable.try_emplace(variable, false);
+    if (inserted) it->second = IsImmutable(index, *index.Def(variable));
+    return it->second;
+  };
   for (uint32_t b : g.rpo) {
     const uint32_t block_depth = depth_of(b);
     for (uint32_t n : m.block_nodes[b]) {
@@ -523,7 +531,7 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
           // at the same address on every iteration.
           const Node& node = m.nodes[n];
           pure = !node.promoted && node.root.kind == PointerRoot::Kind::kVariable &&
-                 IsImmutable(index, *index.Def(node.root.id));
+                 is_immutable(node.root.id);
           break;
         }
         case Rule::kPhi:

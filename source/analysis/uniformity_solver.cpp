@@ -17,8 +17,14 @@ Uniformity Narrower(Uniformity a, Uniformity b) { return a < b ? a : b; }
 
 }  // namespace
 
+CallContext FitContext(const FunctionModel& model, CallContext context) {
+  context.parameters.resize(model.parameter_ids.size(), kD);
+  context.pointees.resize(model.parameter_ids.size(), kD);
+  return context;
+}
+
 FunctionState::FunctionState(const FunctionModel& model, CallContext context)
-    : model_(model), context_(std::move(context)) {
+    : model_(model), context_(FitContext(model, std::move(context))) {
   const size_t nodes = model.nodes.size();
   const size_t blocks = model.blocks.cfg.size();
   const size_t cycles = model.cycles.size();
@@ -36,8 +42,6 @@ FunctionState::FunctionState(const FunctionModel& model, CallContext context)
   assumed_.assign(cycles, kU);
   assumed_cause_.assign(cycles, 0);
   summary_.pointee_writes.assign(model.parameter_ids.size(), kU);
-  context_.parameters.resize(model.parameter_ids.size(), kD);
-  context_.pointees.resize(model.parameter_ids.size(), kD);
   queued_.Reset(nodes);
   branch_queued_.Reset(blocks);
   cf_queued_.assign(blocks, 0);

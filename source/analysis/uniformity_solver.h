@@ -34,6 +34,11 @@ struct CallContext {
   }
 };
 
+// |context| with one parameter level and one pointee level per parameter
+// of |model|'s function (extra ones dropped, missing ones divergent): the
+// key a function's state is kept under, per calling context.
+CallContext FitContext(const FunctionModel& model, CallContext context);
+
 struct CallSummary {
   Uniformity result = Uniformity::kUniform;
   std::vector<Uniformity> pointee_writes;             // per parameter: what it stores through it
