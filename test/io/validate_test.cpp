@@ -28,6 +28,27 @@ TEST(Validate, RejectionIsOneLineNamingFileEnvAndReason) {
   EXPECT_EQ(status.error().message.find('\n'), std::string::npos);
 }
 
+TEST(Validate, RejectionNamesIdsAsSpirvValDoes) {
+  // The verdict is found without the validator's friendly names (they are
+  // slow to build on large modules); the message of a rejected module must
+  // still name ids with them, as spirv-val prints it ('1[%notafunction]',
+  // not '1[%1]').
+  const SpirvBinary binary = test::MustAssemble(R"(; Version: 1.0
+OpCapability Shader
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %notafunction "main"
+OpName %notafunction "notafunction"
+%void = OpTypeVoid
+%int = OpTypeInt 32 1
+%notafunction = OpConstant %int 1
+)");
+  Status status =
+      ValidateSpirv(binary.words, SPV_ENV_VULKAN_1_0, {}, "named.spv", ExitCode::kBadInput);
+  ASSERT_FALSE(status.ok());
+  EXPECT_NE(status.error().message.find("'1[%notafunction]' is not a function"), std::string::npos)
+      << status.error().message;
+}
+
 TEST(Validate, TheFailureCodeIsTheCallers) {
   const SpirvBinary binary = test::MustAssemble("; Version: 1.0\nOpCapability Shader\n");
   Status status =
