@@ -34,6 +34,11 @@ class CompressedLists {
   // Building, in list order: StartList(), then Add() its items.
   void StartList() { starts_.push_back(static_cast<uint32_t>(items_.size())); }
   void Add(uint32_t item) { items_.push_back(item); }
+  // StartList(), then Add() each of |items|.
+  void AddList(const std::vector<uint32_t>& items) {
+    StartList();
+    items_.insert(items_.end(), items.begin(), items.end());
+  }
   Range Building() const {  // the list being built
     return {items_.data() + starts_.back(), items_.data() + items_.size()};
   }

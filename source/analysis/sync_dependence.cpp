@@ -776,8 +776,7 @@ bool MergesAtOnce(const CfgAnalyses& graph, uint32_t branch, BranchDivergence* r
   predecessors.erase(std::unique(predecessors.begin(), predecessors.end()), predecessors.end());
   if (predecessors.size() >= 2) {
     result->joins.push_back(merge);
-    result->join_predecessors.StartList();
-    for (uint32_t p : predecessors) result->join_predecessors.Add(p);
+    result->join_predecessors.AddList(predecessors);
     result->join_predecessors.Finish();
   }
   return true;
@@ -916,8 +915,7 @@ BranchDivergence ComputeBranchDivergence(const CfgAnalyses& graph, uint32_t bran
   }
   GroupJoins(&joins, [&](uint32_t join, const std::vector<uint32_t>& preds) {
     result.joins.push_back(join);
-    result.join_predecessors.StartList();
-    for (uint32_t p : preds) result.join_predecessors.Add(p);
+    result.join_predecessors.AddList(preds);
   });
   if (!result.joins.empty()) result.join_predecessors.Finish();
 

@@ -49,6 +49,19 @@ TEST(CompressedLists, FromPairsAllInTheLastList) {
   EXPECT_EQ(ListOf(lists, 3), (std::vector<uint32_t>{1, 0, 1}));
 }
 
+TEST(CompressedLists, AddListAppendsAWholeList) {
+  CompressedLists lists;
+  lists.AddList({3, 1});
+  lists.AddList({});
+  lists.StartList();
+  lists.Add(9);
+  lists.Finish();
+  ASSERT_EQ(lists.size(), 3u);
+  EXPECT_EQ(ListOf(lists, 0), (std::vector<uint32_t>{3, 1}));
+  EXPECT_TRUE(lists[1].empty());
+  EXPECT_EQ(ListOf(lists, 2), (std::vector<uint32_t>{9}));
+}
+
 }  // namespace
 }  // namespace analysis
 }  // namespace spirv_conv
