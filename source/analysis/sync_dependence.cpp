@@ -145,15 +145,40 @@ class BranchView {
 // possibly repeated; a join listed with kNoLabel alone has no such
 // predecessor known (GroupJoins sorts them out).
 using JoinEdges = std::vector<std::pair<uint32_t, uint32_t>>;
+using Edges = std::vector<std::pair<uint32_t, uint32_t>>;
+
+// The lists one divergent branch's computation fills and drops, kept per
+// thread so that they allocate nothing once they have grown (the
+// propagation keeps its own, Propagation::State). Each list has one user:
+// ComputeBranchDivergence's lists are still in use while it calls
+// SeedEdges, GroupJoins and OpenViewCycles.
+struct BranchScratch {
+  // Per cycle around the branch: the labels on the edges staying in it or
+  // leaving it (ComputeBranchDivergence's divergent-exit scan).
+  struct ExitLabels {
+    uint32_t first = kNoLabel;
+    bool mixed = false;
+    bool leaving = false;
+  };
+  Edges seeds;                          // SeedEdges'
+  JoinEdges joins;                      // ComputeBranchDivergence's
+  JoinEdges open_joins;                 // OpenViewCycles'
+  std::vector<ExitLabels> exit_labels;  // ComputeBranchDivergence's
+  std::vector<uint32_t> predecessors;   // GroupJoins'
+};
+
+BranchScratch& ThreadScratch() {
+  thread_local BranchScratch scratch;
+  return scratch;
+}
 
 // Calls |f(join, predecessors)| for each join of |edges| in block order,
 // with its distinct predecessors, sorted; sorts |edges|. |f| must not call
-// GroupJoins (the predecessor list is the thread's, reused by every call:
-// one per divergent branch).
+// GroupJoins (the predecessor list is the thread's scratch).
 template <typename F>
 void GroupJoins(JoinEdges* edges, const F& f) {
   std::sort(edges->begin(), edges->end());
-  thread_local std::vector<uint32_t> predecessors;
+  std::vector<uint32_t>& predecessors = ThreadScratch().predecessors;
   for (size_t i = 0; i < edges->size();) {
     const uint32_t join = (*edges)[i].first;
     predecessors.clear();
@@ -166,7 +191,6 @@ void GroupJoins(JoinEdges* edges, const F& f) {
     f(join, predecessors);
   }
 }
-using Edges = std::vector<std::pair<uint32_t, uint32_t>>;
 
 // One label propagation over a BranchView, to a fixed point of the label
 // equations: a block reached by one label carries it on, a block where two
@@ -782,11 +806,10 @@ bool MergesAtOnce(const CfgAnalyses& graph, uint32_t branch, BranchDivergence* r
   return true;
 }
 
-// The edges from |branch| to its distinct successors, sorted, in a list of
-// the thread's that the next call overwrites (one per divergent branch:
-// no allocation once it has grown).
+// The edges from |branch| to its distinct successors, sorted, in the
+// thread's scratch, which the next call overwrites.
 const Edges& SeedEdges(const Cfg& cfg, uint32_t branch) {
-  thread_local Edges seeds;
+  Edges& seeds = ThreadScratch().seeds;
   seeds.clear();
   for (uint32_t s : cfg.successors[branch]) seeds.emplace_back(branch, s);
   std::sort(seeds.begin(), seeds.end());
@@ -818,9 +841,7 @@ BranchDivergence ComputeBranchDivergence(const CfgAnalyses& graph, uint32_t bran
     return result;
   }
   const BranchView view(graph, branch, /*collapse_irreducible=*/true, cache->ViewOrder(graph));
-  // The thread's list, reused by each branch (the function does not call
-  // itself; OpenViewCycles has a list of its own).
-  thread_local JoinEdges joins;
+  JoinEdges& joins = ThreadScratch().joins;
   joins.clear();
 
   // The region ends at the acyclic post-dominator, nothing beyond it can
@@ -848,12 +869,8 @@ BranchDivergence ComputeBranchDivergence(const CfgAnalyses& graph, uint32_t bran
           while (k < count && !enclosing[k]->Contains(block)) ++k;
           return k;
         };
-        struct Labels {
-          uint32_t first = kNoLabel;
-          bool mixed = false;
-          bool leaving = false;
-        };
-        thread_local std::vector<Labels> seen;
+        using Labels = BranchScratch::ExitLabels;
+        std::vector<Labels>& seen = ThreadScratch().exit_labels;
         seen.assign(count, Labels{});
         for (uint32_t to : labels.region()) {
           const uint32_t to_depth = depth(to);
@@ -946,7 +963,7 @@ std::vector<const Cycle*> OpenViewCycles(const CfgAnalyses& graph, uint32_t bran
   if (cache == nullptr) cache = &local_cache;
   const BranchView open_view(graph, branch, /*collapse_irreducible=*/false,
                              cache->ViewOrder(graph));
-  thread_local JoinEdges open_joins;
+  JoinEdges& open_joins = ThreadScratch().open_joins;
   open_joins.clear();
   Propagate(
       graph, open_view, SeedEdges(graph.cfg, branch), [](uint32_t, uint32_t) { return false; },
