@@ -96,8 +96,14 @@ class CycleInfo {
   // to no cycle. O(blocks + edges) times the nesting depth.
   explicit CycleInfo(const Cfg& cfg);
   // The same with the predecessor lists of |cfg| given (for the analyses
-  // that have them already; the type is internal to the library).
-  CycleInfo(const Cfg& cfg, const analysis::CompressedLists& predecessors);
+  // that have them already; the type is internal to the library). With
+  // |reverse_post_order|, also sets it to the reachable blocks in reverse
+  // post-order of the depth-first search that found the cycles (successors
+  // taken in list order, as ReversePostOrder takes them), which the view
+  // order of sync dependence relies on: every cycle's header is the first
+  // of its blocks that search discovers.
+  CycleInfo(const Cfg& cfg, const analysis::CompressedLists& predecessors,
+            std::vector<uint32_t>* reverse_post_order = nullptr);
   CycleInfo(CycleInfo&&) = default;
   CycleInfo& operator=(CycleInfo&&) = default;
 

@@ -36,9 +36,8 @@ CfgAnalyses::CfgAnalyses(Cfg owned, const Cfg* borrowed, const std::vector<char>
     : owned_(std::move(owned)),
       cfg(borrowed != nullptr ? *borrowed : owned_),
       predecessors(CompressedPredecessors(cfg)),
-      rpo(cfg.size() == 0 ? std::vector<uint32_t>{} : ReversePostOrder(cfg.successors, cfg.entry)),
       rpo_index(cfg.size(), ~0u),
-      cycles(cfg, predecessors),
+      cycles(cfg, predecessors, &rpo),  // sets |rpo| too: one search for both
       cycle_tree(cycles, cfg.size()),
       dominators(cfg, predecessors, rpo),
       post_dominators(cfg, predecessors, /*post=*/true, also_exit) {

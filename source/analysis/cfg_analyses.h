@@ -57,8 +57,10 @@ struct CfgAnalyses {
 
  public:
   const Cfg& cfg;
-  CompressedLists predecessors;     // per block, in block order
-  std::vector<uint32_t> rpo;        // the reachable blocks in reverse post-order
+  CompressedLists predecessors;  // per block, in block order
+  // The reachable blocks in reverse post-order, of the search that found
+  // the cycles (set by |cycles|, which is constructed after it).
+  std::vector<uint32_t> rpo;
   std::vector<uint32_t> rpo_index;  // position in |rpo|; ~0u if unreachable
   CycleInfo cycles;
   CycleTree cycle_tree;  // |cycles| as dense arrays

@@ -37,14 +37,20 @@ bool Cycle::Contains(const Cycle* other) const {
 
 CycleInfo::CycleInfo(const Cfg& cfg) : CycleInfo(cfg, analysis::CompressedPredecessors(cfg)) {}
 
-CycleInfo::CycleInfo(const Cfg& cfg, const analysis::CompressedLists& predecessors)
+CycleInfo::CycleInfo(const Cfg& cfg, const analysis::CompressedLists& predecessors,
+                     std::vector<uint32_t>* reverse_post_order)
     : innermost_(cfg.size(), nullptr) {
   const uint32_t n = cfg.size();
   preorder_.assign(n, kUnreached);
+  if (reverse_post_order != nullptr) {
+    reverse_post_order->clear();
+    reverse_post_order->reserve(n);
+  }
   if (n == 0) return;
 
   // Iterative DFS: preorder numbers and, per block, the last preorder number
-  // of its subtree, so "a is a DFS ancestor of b" is an interval test.
+  // of its subtree, so "a is a DFS ancestor of b" is an interval test (and
+  // the post-order, when asked for).
   std::vector<uint32_t> order;  // blocks by preorder number
   std::vector<uint32_t> subtree_end(n, 0);
   std::vector<std::pair<uint32_t, size_t>> stack;  // (block, next successor)
@@ -62,8 +68,12 @@ CycleInfo::CycleInfo(const Cfg& cfg, const analysis::CompressedLists& predecesso
       }
     } else {
       subtree_end[block] = static_cast<uint32_t>(order.size() - 1);
+      if (reverse_post_order != nullptr) reverse_post_order->push_back(block);
       stack.pop_back();
     }
+  }
+  if (reverse_post_order != nullptr) {
+    std::reverse(reverse_post_order->begin(), reverse_post_order->end());
   }
   auto in_subtree_of = [&](uint32_t root, uint32_t block) {
     return preorder_[block] != kUnreached && preorder_[root] <= preorder_[block] &&

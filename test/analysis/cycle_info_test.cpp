@@ -85,6 +85,28 @@ TEST(CycleInfo, TheHeaderOfAnIrreducibleCycleFollowsTheDfs) {
   EXPECT_EQ(info.TopLevelCycles()[0]->entries(), Blocks({2, 1}));
 }
 
+// The reverse post-order CycleInfo hands out is that of its own search,
+// which takes successors in list order as ReversePostOrder does; each
+// cycle's header comes first among its blocks in it (the first discovered
+// is the last to finish). Graphs: 0 -> {2, 1} makes 2 the header above;
+// an unreachable block (4) is left out.
+TEST(CycleInfo, ReversePostOrderOfItsSearch) {
+  for (const Cfg& cfg : {Graph({{2, 1}, {2, 3}, {1}, {}, {3}}), Graph({{1, 2}, {2, 3}, {1}, {}}),
+                         Graph({{1}, {2, 5}, {3}, {2, 4}, {1}, {}})}) {
+    std::vector<uint32_t> rpo = {7};  // replaced, not appended to
+    const CycleInfo info(cfg, analysis::CompressedPredecessors(cfg), &rpo);
+    EXPECT_EQ(rpo, analysis::ReversePostOrder(cfg.successors, cfg.entry));
+    std::vector<uint32_t> position(cfg.size(), ~0u);
+    for (uint32_t i = 0; i < rpo.size(); ++i) position[rpo[i]] = i;
+    for (const Cycle* c : info.AllCycles()) {
+      for (uint32_t b : c->blocks()) EXPECT_LE(position[c->header()], position[b]);
+    }
+  }
+  // By hand: 0 goes to 2 first, 2 to 1, 1 to 3; they finish 3, 1, 2, 0.
+  EXPECT_EQ(analysis::CfgAnalyses(Graph({{2, 1}, {2, 3}, {1}, {}, {3}})).rpo,
+            (std::vector<uint32_t>{0, 2, 1, 3}));
+}
+
 TEST(CycleInfo, NestedNaturalLoops) {
   //   0 -> 1(outer) -> 2(inner) -> 3 -> 2 (inner back edge)
   //                                3 -> 4 -> 1 (outer back edge)
