@@ -97,7 +97,6 @@ CycleInfo::CycleInfo(const Cfg& cfg, const analysis::CompressedLists& predecesso
     cycles_.push_back(std::make_unique<Cycle>());
     Cycle* cycle = cycles_.back().get();
     cycle->entries_.push_back(header);
-    std::vector<uint32_t> own_blocks = {header};
     owner[header] = cycle;
 
     // Queues the predecessors inside the header's subtree; a block with a
@@ -128,21 +127,18 @@ CycleInfo::CycleInfo(const Cfg& cfg, const analysis::CompressedLists& predecesso
         continue;
       }
       owner[block] = cycle;
-      own_blocks.push_back(block);
       visit_predecessors(block);
     }
-    // Children were found before their parent, so their block sets are final.
-    size_t size = own_blocks.size();
-    for (const Cycle* child : cycle->children_) size += child->blocks_.size();
-    own_blocks.reserve(size);
-    for (const Cycle* child : cycle->children_) {
-      own_blocks.insert(own_blocks.end(), child->blocks_.begin(), child->blocks_.end());
-    }
-    cycle->blocks_ = std::move(own_blocks);
-    std::sort(cycle->blocks_.begin(), cycle->blocks_.end());
   }
 
+  // Each cycle's blocks, its children's included: listed once the
+  // innermost cycle of every block is known, in block order, so sorted
+  // without a sort (copying each child's blocks into its parent and
+  // sorting them there again cost a sort per level of nesting).
   for (uint32_t block = 0; block < n; ++block) innermost_[block] = owner[block];
+  for (uint32_t block = 0; block < n; ++block) {
+    for (Cycle* c = owner[block]; c != nullptr; c = c->parent_) c->blocks_.push_back(block);
+  }
 
   // Parents were created after their children: walk backwards for depths.
   for (size_t i = cycles_.size(); i-- > 0;) {
@@ -171,16 +167,22 @@ CycleInfo::CycleInfo(const Cfg& cfg, const analysis::CompressedLists& predecesso
     }
     for (auto& cycle : cycles_) cycle->innermost_ = innermost_.data();
   }
-  for (size_t i = cycles_.size(); i-- > 0;) {
-    Cycle* cycle = cycles_[i].get();
-    for (uint32_t block : cycle->blocks_) {
-      for (uint32_t successor : cfg.successors[block]) {
-        if (!cycle->Contains(successor)) {
-          cycle->exit_edges_.emplace_back(block, successor);
-          cycle->exits_.push_back(successor);
-        }
+  // Exit edges: an edge leaves the cycles around its source up to the
+  // smallest one that holds its target too. Listed by source block, then
+  // successor order, as a walk over each cycle's blocks would list them.
+  for (uint32_t block = 0; block < n; ++block) {
+    const Cycle* inner = innermost_[block];
+    if (inner == nullptr) continue;
+    for (uint32_t successor : cfg.successors[block]) {
+      for (Cycle* c = const_cast<Cycle*>(inner); c != nullptr && !c->Contains(successor);
+           c = c->parent_) {
+        c->exit_edges_.emplace_back(block, successor);
+        c->exits_.push_back(successor);
       }
     }
+  }
+  for (size_t i = cycles_.size(); i-- > 0;) {
+    Cycle* cycle = cycles_[i].get();
     std::stable_sort(cycle->exit_edges_.begin(), cycle->exit_edges_.end(),
                      [](auto x, auto y) { return x.second < y.second; });
     std::sort(cycle->exits_.begin(), cycle->exits_.end());
