@@ -336,6 +336,8 @@ class Propagation {
     }
   }
 
+  // The blocks reached, in no particular order (what reads them does not
+  // depend on it: GroupJoins sorts the joins).
   const std::vector<uint32_t>& region() const { return region_; }
   InEdgeList InEdges(uint32_t block) const {
     return {&state_.edges, state_.block[block].first_edge};
@@ -447,10 +449,7 @@ class Propagation {
         if (!ends(b, s)) reach(b, s, false, via);
       });
     }
-    if (forward) {
-      SortInReversePostOrder(region_.data(), region_.data() + region_.size());
-      return true;
-    }
+    if (forward) return true;  // (the region is left in the order reached)
     Reset();
     return false;
   }
