@@ -43,6 +43,12 @@ class CompressedLists {
     return {items_.data() + starts_.back(), items_.data() + items_.size()};
   }
   void Finish() { starts_.push_back(static_cast<uint32_t>(items_.size())); }
+  // Empties the lists, keeping the arrays' capacity (for lists rebuilt
+  // again and again).
+  void Clear() {
+    starts_.clear();
+    items_.clear();
+  }
   // Room for |lists| lists of |items| items in all, so that building them
   // does not copy what it has so far each time the arrays grow.
   void Reserve(size_t lists, size_t items) {

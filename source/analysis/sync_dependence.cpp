@@ -165,6 +165,10 @@ struct BranchScratch {
   JoinEdges open_joins;                 // OpenViewCycles'
   std::vector<ExitLabels> exit_labels;  // ComputeBranchDivergence's
   std::vector<uint32_t> predecessors;   // GroupJoins'
+  // ComputeBranchDivergence's: the joins and their predecessors on
+  // diverged paths, before they are copied into the result.
+  std::vector<uint32_t> found_joins;
+  CompressedLists found_predecessors;
 };
 
 BranchScratch& ThreadScratch() {
@@ -929,11 +933,20 @@ BranchDivergence ComputeBranchDivergence(const CfgAnalyses& graph, uint32_t bran
       for (uint32_t p : preds) joins.emplace_back(join, p);
     }
   }
+  // Grouped in the thread's lists, then copied: one allocation per array
+  // of the result, instead of one per doubling as they grow.
+  BranchScratch& scratch = ThreadScratch();
+  scratch.found_joins.clear();
+  scratch.found_predecessors.Clear();
   GroupJoins(&joins, [&](uint32_t join, const std::vector<uint32_t>& preds) {
-    result.joins.push_back(join);
-    result.join_predecessors.AddList(preds);
+    scratch.found_joins.push_back(join);
+    scratch.found_predecessors.AddList(preds);
   });
-  if (!result.joins.empty()) result.join_predecessors.Finish();
+  if (!scratch.found_joins.empty()) {
+    scratch.found_predecessors.Finish();
+    result.joins = scratch.found_joins;
+    result.join_predecessors = scratch.found_predecessors;
+  }
 
   // Joins that break m-convergence: those above and, when an irreducible
   // cycle contains the branch, the joins of paths through its header (the

@@ -62,6 +62,24 @@ TEST(CompressedLists, AddListAppendsAWholeList) {
   EXPECT_EQ(ListOf(lists, 2), (std::vector<uint32_t>{9}));
 }
 
+// Clear empties the lists; lists built after it stand alone, and a copy
+// holds the same lists.
+TEST(CompressedLists, ClearThenRebuild) {
+  CompressedLists lists;
+  lists.AddList({3, 1});
+  lists.AddList({4});
+  lists.Finish();
+  lists.Clear();
+  EXPECT_EQ(lists.size(), 0u);
+  EXPECT_EQ(lists.total_items(), 0u);
+  lists.AddList({7});
+  lists.Finish();
+  const CompressedLists copy = lists;
+  ASSERT_EQ(copy.size(), 1u);
+  EXPECT_EQ(ListOf(copy, 0), (std::vector<uint32_t>{7}));
+  EXPECT_EQ(copy, lists);
+}
+
 }  // namespace
 }  // namespace analysis
 }  // namespace spirv_conv
