@@ -238,8 +238,14 @@ Uniformity FunctionState::Evaluate(uint32_t n, SolverHost& host, Reason* why) {
     }
   };
   auto take_operand = [&](uint32_t op) { take_use(op, Kind::kOperand, "an operand"); };
+  // Once a value is divergent nothing raises it or changes the reason
+  // (each take keeps the first that reaches a level): the operand loops of
+  // the common rules stop there, and so do the cycle checks below.
   if (rule == Rule::kFollow) {
-    for (uint32_t op : model_.operands[n]) take_operand(op);
+    for (uint32_t op : model_.operands[n]) {
+      take_operand(op);
+      if (level == kD) break;
+    }
   } else {
     const Node& node = model_.nodes[n];
     switch (rule) {
@@ -259,6 +265,7 @@ Uniformity FunctionState::Evaluate(uint32_t n, SolverHost& host, Reason* why) {
         for (const auto& in : model_.IncomingOf(n)) {
           if (in.id == 0 || in.node == kNoNode) continue;  // undefined or a constant
           take_operand(in.node);
+          if (level == kD) break;
         }
         take(join_[n],
              {Kind::kJoin, model_.blocks.label_of[join_cause_[n]], "a join of diverged paths"});
@@ -325,7 +332,7 @@ Uniformity FunctionState::Evaluate(uint32_t n, SolverHost& host, Reason* why) {
   // any_assumed_ and any_asserted spare most evaluations a read of a
   // per-block and a per-node array.)
   const CycleTree& tree = model_.graph->cycle_tree;
-  const uint32_t innermost = any_assumed_ ? tree.innermost[block] : CycleTree::kNone;
+  const uint32_t innermost = any_assumed_ && level != kD ? tree.innermost[block] : CycleTree::kNone;
   for (uint32_t ci = innermost; ci != CycleTree::kNone; ci = tree.parent[ci]) {
     if (assumed_[ci] == kU) continue;
     if ((rule == Rule::kPhi && !model_.nodes[n].trivial) ||
