@@ -220,7 +220,7 @@ const Instruction* ModuleIndex::TypeOf(uint32_t id) const {
 
 const std::vector<const Instruction*>& ModuleIndex::Decorations(uint32_t id) const {
   static const std::vector<const Instruction*> kNone;
-  if (id < flags_.size() && !HasFlag(id, kDecoratedFlag)) return kNone;
+  if (!MayBeDecorated(id)) return kNone;
   auto it = std::lower_bound(decorations_.begin(), decorations_.end(), id,
                              [](const auto& entry, uint32_t key) { return entry.first < key; });
   return it == decorations_.end() || it->first != id ? kNone : it->second;

@@ -77,6 +77,10 @@ class ModuleIndex {
   bool IsPointer(uint32_t id) const { return HasFlag(id, kPointerFlag); }
   // Whether |id| is an OpUndef.
   bool IsUndef(uint32_t id) const { return HasFlag(id, kUndefFlag); }
+  // False if |id| certainly has no decoration (Decorations() is empty).
+  bool MayBeDecorated(uint32_t id) const {
+    return id >= flags_.size() || HasFlag(id, kDecoratedFlag);
+  }
 
   // The OpDecorate / OpDecorateId / OpDecorateString / OpMemberDecorate
   // instructions that apply to |id|, directly or through a decoration group
@@ -141,6 +145,24 @@ inline uint32_t TypeIdOf(const spvtools::opt::Instruction& inst) {
 }
 inline uint32_t InOperandWord(const spvtools::opt::Instruction& inst, uint32_t index) {
   return inst.GetInOperand(index).words[0];
+}
+// spvOpcodeIsDebug (SPIRV-Tools 2023.1's list), inline: the model build
+// asks it twice for every instruction of a function.
+inline bool IsDebugOpcode(spv::Op op) {
+  switch (op) {
+    case spv::Op::OpName:
+    case spv::Op::OpMemberName:
+    case spv::Op::OpSource:
+    case spv::Op::OpSourceContinued:
+    case spv::Op::OpSourceExtension:
+    case spv::Op::OpString:
+    case spv::Op::OpLine:
+    case spv::Op::OpNoLine:
+    case spv::Op::OpModuleProcessed:
+      return true;
+    default:
+      return false;
+  }
 }
 // spvIsInIdType: an id that is not the result or the result type.
 inline bool IsInIdType(spv_operand_type_t type) {

@@ -340,7 +340,7 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
             op == spv::Op::OpInBoundsAccessChain || op == spv::Op::OpPtrAccessChain ||
             op == spv::Op::OpInBoundsPtrAccessChain || op == spv::Op::OpCopyObject ||
             op == spv::Op::OpImageTexelPointer || op == spv::Op::OpArrayLength ||
-            spvOpcodeIsDebug(op) || op == spv::Op::OpName) {
+            IsDebugOpcode(op)) {
           continue;
         }
         // Anything else handed a pointer may write through it.

@@ -389,7 +389,7 @@ InstructionRule ClassifyInstruction(Op op, const spvtools::opt::Instruction& ins
       break;
   }
   if (spvOpcodeIsAtomicOp(op)) return Fixed(kD, "an atomic: each invocation sees its own value");
-  if (!inst.HasResultId() || spvOpcodeIsDebug(op)) return {Rule::kNoValue, kU, ""};
+  if (!inst.HasResultId() || IsDebugOpcode(op)) return {Rule::kNoValue, kU, ""};
   return Fixed(kD, "an instruction the analysis does not model");
 }
 
@@ -412,6 +412,7 @@ const spvtools::opt::Instruction* PointeeElement(const ModuleIndex& index,
 
 Uniformity AssertedLevel(const ModuleIndex& index, uint32_t id) {
   Uniformity level = kD;
+  if (!index.MayBeDecorated(id)) return level;  // most values: asked for each
   for (const spvtools::opt::Instruction* d : index.Decorations(id)) {
     if (d->opcode() != Op::OpDecorate && d->opcode() != Op::OpDecorateId) continue;
     switch (static_cast<spv::Decoration>(d->GetSingleWordInOperand(1))) {

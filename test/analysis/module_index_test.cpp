@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "analysis/function_cfg.h"
+#include "source/opcode.h"
 #include "source/opt/ir_context.h"
 #include "spirv_conv/ir.h"
 #include "test/test_util.h"
@@ -192,6 +193,18 @@ TEST(ModuleIndex, RecordsTheRowsOfEachFunctionBody) {
     const analysis::ModuleIndex plain(context.get());
     EXPECT_EQ(plain.Body(functions[0]), nullptr);
   }
+}
+
+// The inline debug-opcode test agrees with SPIRV-Tools' spvOpcodeIsDebug
+// on every opcode value up to past the last one 2023.1 knows.
+TEST(ModuleIndex, IsDebugOpcodeMatchesSpirvTools) {
+  size_t debug = 0;
+  for (uint32_t op = 0; op < 8192; ++op) {
+    const auto opcode = static_cast<spv::Op>(op);
+    EXPECT_EQ(analysis::IsDebugOpcode(opcode), spvOpcodeIsDebug(opcode)) << op;
+    debug += analysis::IsDebugOpcode(opcode);
+  }
+  EXPECT_EQ(debug, 9u);  // OpName ... OpModuleProcessed
 }
 
 }  // namespace
