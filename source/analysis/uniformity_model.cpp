@@ -223,20 +223,25 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
   m.node_asserted.reserve(expected_nodes);
   m.block_nodes.Reserve(n_blocks, expected_nodes);
   m.block_calls.Reserve(n_blocks, 0);
-  // The in-operand ids and opcode of each node, taken while the walk below
-  // has its instruction at hand: the operand pass after it then reads these
-  // arrays instead of SPIRV-Tools' instruction objects a second time (on a
-  // 100,000-block function each such walk is a cache miss or two per
-  // instruction).
-  CompressedLists operand_ids;
-  operand_ids.Reserve(expected_nodes, body->in_ids.total_items());
+  // The row (FunctionBody) and opcode of each node, taken while the walk
+  // below has its instruction at hand: the operand pass after it then reads
+  // the row's in-operand ids instead of SPIRV-Tools' instruction objects a
+  // second time (on a 100,000-block function each such walk is a cache
+  // miss or two per instruction).
+  constexpr uint32_t kNoRow = ~0u;  // parameters and virtual nodes
+  std::vector<uint32_t> node_row;
+  node_row.reserve(expected_nodes);
+  auto operand_ids = [&](uint32_t n) {
+    return node_row[n] == kNoRow ? CompressedLists::Range{nullptr, nullptr}
+                                 : body->in_ids[node_row[n]];
+  };
   std::vector<spv::Op> node_opcode;
   node_opcode.reserve(expected_nodes);
   size_t phi_incoming = 0;  // incoming values of the OpPhi nodes
-  // |inst|: null for a virtual node; |id|, |opcode| and |in_ids|: its
-  // result id, opcode and in-operand ids.
-  auto add_node = [&](Instruction* inst, uint32_t id, spv::Op opcode, CompressedLists::Range in_ids,
-                      uint32_t block, const InstructionRule& rule) {
+  // |inst|: null for a virtual node; |id|, |opcode| and |row|: its result
+  // id, opcode and row (kNoRow if it has none).
+  auto add_node = [&](Instruction* inst, uint32_t id, spv::Op opcode, uint32_t row, uint32_t block,
+                      const InstructionRule& rule) {
     Node node;
     node.inst = inst;
     node.rule = rule;
@@ -247,16 +252,15 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
     m.node_rule.push_back(rule.rule);
     m.node_asserted.push_back(id != 0 ? AssertedLevel(index, id) : Uniformity::kDivergent);
     m.any_asserted |= m.node_asserted.back() != Uniformity::kDivergent;
-    operand_ids.StartList();
-    for (uint32_t in_id : in_ids) operand_ids.Add(in_id);
+    node_row.push_back(row);
     node_opcode.push_back(opcode);
-    if (opcode == spv::Op::OpPhi) phi_incoming += in_ids.size() / 2;
+    if (opcode == spv::Op::OpPhi) phi_incoming += body->in_ids[row].size() / 2;
     m.nodes.push_back(std::move(node));
     m.block_nodes.Add(n);
     return n;
   };
   function->ForEachParam([&](Instruction* param) {
-    const uint32_t n = add_node(param, ResultIdOf(*param), spv::Op::OpFunctionParameter, {},
+    const uint32_t n = add_node(param, ResultIdOf(*param), spv::Op::OpFunctionParameter, kNoRow,
                                 m.blocks.cfg.entry, {Rule::kParameter, Uniformity::kUniform, ""});
     m.nodes[n].parameter = static_cast<uint32_t>(m.parameter_ids.size());
     m.parameter_ids.push_back(param->result_id());
@@ -290,7 +294,7 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
       m.block_calls.StartList();
       for (uint32_t phi : virtual_phis_at[b]) {
         const uint32_t n =
-            add_node(nullptr, 0, spv::Op::OpNop, {}, b, {Rule::kPhi, Uniformity::kUniform, ""});
+            add_node(nullptr, 0, spv::Op::OpNop, kNoRow, b, {Rule::kPhi, Uniformity::kUniform, ""});
         m.nodes[n].virtual_phi = phi;
         virtual_phi_node[phi] = n;
       }
@@ -302,7 +306,7 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
         if (op == spv::Op::OpStore) {  // in-operand ids: the pointer, the object
           auto it = insert_of_store.empty() ? insert_of_store.end() : insert_of_store.find(&inst);
           if (it != insert_of_store.end()) {
-            const uint32_t n = add_node(nullptr, 0, spv::Op::OpNop, {}, b,
+            const uint32_t n = add_node(nullptr, 0, spv::Op::OpNop, kNoRow, b,
                                         {Rule::kFollow, Uniformity::kUniform, ""});
             m.nodes[n].virtual_insert = it->second;
             virtual_insert_node[it->second] = n;
@@ -318,7 +322,7 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
           continue;
         }
         if (row.result_id != 0) {
-          add_node(&inst, row.result_id, op, ids, b, ClassifyInstruction(op, inst, index));
+          add_node(&inst, row.result_id, op, r, b, ClassifyInstruction(op, inst, index));
         }
         if (op == spv::Op::OpFunctionCall) {  // in-operand ids: the callee, the arguments
           const uint32_t call = m.NodeOf(row.result_id);
@@ -357,7 +361,6 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
     }
     m.block_nodes.Finish();
     m.block_calls.Finish();
-    operand_ids.Finish();
   }
   for (size_t i = 0; i < m.writes.size(); ++i) {
     const auto [pointer, value] = write_ids[i];
@@ -367,11 +370,11 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
 
   // Operands, phis, loads and memory writes.
   std::vector<std::pair<uint32_t, uint32_t>> def_user;  // (operand or incoming node, user)
-  def_user.reserve(operand_ids.total_items() + m.nodes.size());
+  def_user.reserve(body->in_ids.total_items() + m.nodes.size());
   for (const MemorySsa::VirtualPhi& phi : m.memory.phis) phi_incoming += phi.incoming.size();
   m.incoming.reserve(phi_incoming);
   m.incoming_start.reserve(m.nodes.size() + 1);
-  m.operands.Reserve(m.nodes.size(), operand_ids.total_items() + m.nodes.size());
+  m.operands.Reserve(m.nodes.size(), body->in_ids.total_items() + m.nodes.size());
   auto def_node = [&](const MemorySsa::Def& def) -> std::pair<uint32_t, uint32_t> {
     switch (def.kind) {
       case MemorySsa::Def::Kind::kValue:
@@ -387,7 +390,7 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
   std::vector<uint32_t> phis;  // real and virtual, for ResolveTrivialPhis
   for (uint32_t self = 0; self < m.nodes.size(); ++self) {
     Node& node = m.nodes[self];
-    const CompressedLists::Range ids = operand_ids[self];
+    const CompressedLists::Range ids = operand_ids(self);
     const spv::Op opcode = node_opcode[self];
     m.operands.StartList();
     const auto incoming_begin = static_cast<uint32_t>(m.incoming.size());
