@@ -174,7 +174,11 @@ inline bool IsInIdType(spv_operand_type_t type) {
 // Instruction::ForEachInId without the std::function call per instruction.
 template <typename F>
 void ForEachInIdOf(const spvtools::opt::Instruction& inst, F&& f) {
-  for (uint32_t i = inst.NumOperands() - inst.NumInOperands(); i < inst.NumOperands(); ++i) {
+  // The bound is read once: |f| may write memory the compiler cannot tell
+  // apart from the instruction's operand array, which would make it read
+  // the array's size (a division) on every iteration.
+  const uint32_t end = inst.NumOperands();
+  for (uint32_t i = end - inst.NumInOperands(); i < end; ++i) {
     const spvtools::opt::Operand& operand = inst.GetOperand(i);
     if (IsInIdType(operand.type)) f(operand.words[0]);
   }
