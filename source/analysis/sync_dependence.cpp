@@ -4,6 +4,7 @@
 #include "analysis/sync_dependence.h"
 
 #include <algorithm>
+#include <optional>
 #include <utility>
 
 #include "analysis/scc.h"
@@ -837,8 +838,8 @@ BranchDivergence ComputeBranchDivergence(const CfgAnalyses& graph, uint32_t bran
                                          SyncDependenceCache* cache, OpenView open_view) {
   const Cfg& cfg = graph.cfg;
   BranchDivergence result;
-  SyncDependenceCache local_cache;
-  if (cache == nullptr) cache = &local_cache;
+  std::optional<SyncDependenceCache> local_cache;  // made only for a caller without one
+  if (cache == nullptr) cache = &local_cache.emplace();
   if (cache->stop_when_merged() && MergesAtOnce(graph, branch, &result)) {
     cache->CountMergeAtOnce();
     return result;
@@ -971,8 +972,8 @@ BranchDivergence ComputeBranchDivergence(const CfgAnalyses& graph, uint32_t bran
 std::vector<const Cycle*> OpenViewCycles(const CfgAnalyses& graph, uint32_t branch,
                                          const BranchDivergence& divergence,
                                          SyncDependenceCache* cache) {
-  SyncDependenceCache local_cache;
-  if (cache == nullptr) cache = &local_cache;
+  std::optional<SyncDependenceCache> local_cache;  // made only for a caller without one
+  if (cache == nullptr) cache = &local_cache.emplace();
   const BranchView open_view(graph, branch, /*collapse_irreducible=*/false,
                              cache->ViewOrder(graph));
   JoinEdges& open_joins = ThreadScratch().open_joins;
