@@ -171,11 +171,9 @@ CycleInfo::CycleInfo(const Cfg& cfg, const analysis::CompressedLists& predecesso
   // smallest one that holds its target too. Listed by source block, then
   // successor order, as a walk over each cycle's blocks would list them.
   for (uint32_t block = 0; block < n; ++block) {
-    const Cycle* inner = innermost_[block];
-    if (inner == nullptr) continue;
+    if (owner[block] == nullptr) continue;
     for (uint32_t successor : cfg.successors[block]) {
-      for (Cycle* c = const_cast<Cycle*>(inner); c != nullptr && !c->Contains(successor);
-           c = c->parent_) {
+      for (Cycle* c = owner[block]; c != nullptr && !c->Contains(successor); c = c->parent_) {
         c->exit_edges_.emplace_back(block, successor);
         c->exits_.push_back(successor);
       }

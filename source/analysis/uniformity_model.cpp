@@ -223,9 +223,9 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
   m.node_asserted.reserve(expected_nodes);
   m.block_nodes.Reserve(n_blocks, expected_nodes);
   m.block_calls.Reserve(n_blocks, 0);
-  // The row (FunctionBody) and opcode of each node, taken while the walk
-  // below has its instruction at hand: the operand pass after it then reads
-  // the row's in-operand ids instead of SPIRV-Tools' instruction objects a
+  // The row (FunctionBody) of each node, taken while the walk below has its
+  // instruction at hand: the operand pass after it then reads the row's
+  // opcode and in-operand ids instead of SPIRV-Tools' instruction objects a
   // second time (on a 100,000-block function each such walk is a cache
   // miss or two per instruction).
   constexpr uint32_t kNoRow = ~0u;  // parameters and virtual nodes
@@ -235,12 +235,15 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
     return node_row[n] == kNoRow ? CompressedLists::Range{nullptr, nullptr}
                                  : body->in_ids[node_row[n]];
   };
-  std::vector<spv::Op> node_opcode;
-  node_opcode.reserve(expected_nodes);
+  // OpNop for a node without a row: none of the opcodes the operand pass
+  // asks about.
+  auto opcode_of = [&](uint32_t n) {
+    return node_row[n] == kNoRow ? spv::Op::OpNop : body->rows[node_row[n]].opcode;
+  };
   size_t phi_incoming = 0;  // incoming values of the OpPhi nodes
-  // |inst|: null for a virtual node; |id|, |opcode| and |row|: its result
-  // id, opcode and row (kNoRow if it has none).
-  auto add_node = [&](Instruction* inst, uint32_t id, spv::Op opcode, uint32_t row, uint32_t block,
+  // |inst|: null for a virtual node; |id| and |row|: its result id and row
+  // (kNoRow if it has none).
+  auto add_node = [&](Instruction* inst, uint32_t id, uint32_t row, uint32_t block,
                       const InstructionRule& rule) {
     Node node;
     node.inst = inst;
@@ -253,15 +256,14 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
     m.node_asserted.push_back(id != 0 ? AssertedLevel(index, id) : Uniformity::kDivergent);
     m.any_asserted |= m.node_asserted.back() != Uniformity::kDivergent;
     node_row.push_back(row);
-    node_opcode.push_back(opcode);
-    if (opcode == spv::Op::OpPhi) phi_incoming += body->in_ids[row].size() / 2;
+    if (opcode_of(n) == spv::Op::OpPhi) phi_incoming += body->in_ids[row].size() / 2;
     m.nodes.push_back(std::move(node));
     m.block_nodes.Add(n);
     return n;
   };
   function->ForEachParam([&](Instruction* param) {
-    const uint32_t n = add_node(param, ResultIdOf(*param), spv::Op::OpFunctionParameter, kNoRow,
-                                m.blocks.cfg.entry, {Rule::kParameter, Uniformity::kUniform, ""});
+    const uint32_t n = add_node(param, ResultIdOf(*param), kNoRow, m.blocks.cfg.entry,
+                                {Rule::kParameter, Uniformity::kUniform, ""});
     m.nodes[n].parameter = static_cast<uint32_t>(m.parameter_ids.size());
     m.parameter_ids.push_back(param->result_id());
     m.parameter_is_pointer.push_back(index.IsPointer(param->result_id()));
@@ -293,8 +295,7 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
       if (b != 0) m.block_nodes.StartList();
       m.block_calls.StartList();
       for (uint32_t phi : virtual_phis_at[b]) {
-        const uint32_t n =
-            add_node(nullptr, 0, spv::Op::OpNop, kNoRow, b, {Rule::kPhi, Uniformity::kUniform, ""});
+        const uint32_t n = add_node(nullptr, 0, kNoRow, b, {Rule::kPhi, Uniformity::kUniform, ""});
         m.nodes[n].virtual_phi = phi;
         virtual_phi_node[phi] = n;
       }
@@ -306,8 +307,8 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
         if (op == spv::Op::OpStore) {  // in-operand ids: the pointer, the object
           auto it = insert_of_store.empty() ? insert_of_store.end() : insert_of_store.find(&inst);
           if (it != insert_of_store.end()) {
-            const uint32_t n = add_node(nullptr, 0, spv::Op::OpNop, kNoRow, b,
-                                        {Rule::kFollow, Uniformity::kUniform, ""});
+            const uint32_t n =
+                add_node(nullptr, 0, kNoRow, b, {Rule::kFollow, Uniformity::kUniform, ""});
             m.nodes[n].virtual_insert = it->second;
             virtual_insert_node[it->second] = n;
           }
@@ -322,7 +323,7 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
           continue;
         }
         if (row.result_id != 0) {
-          add_node(&inst, row.result_id, op, r, b, ClassifyInstruction(op, inst, index));
+          add_node(&inst, row.result_id, r, b, ClassifyInstruction(op, inst, index));
         }
         if (op == spv::Op::OpFunctionCall) {  // in-operand ids: the callee, the arguments
           const uint32_t call = m.NodeOf(row.result_id);
@@ -391,7 +392,7 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
   for (uint32_t self = 0; self < m.nodes.size(); ++self) {
     Node& node = m.nodes[self];
     const CompressedLists::Range ids = operand_ids(self);
-    const spv::Op opcode = node_opcode[self];
+    const spv::Op opcode = opcode_of(self);
     m.operands.StartList();
     const auto incoming_begin = static_cast<uint32_t>(m.incoming.size());
     m.incoming_start.push_back(incoming_begin);
