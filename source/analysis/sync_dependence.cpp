@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "analysis/scc.h"
+#include "source/util/small_vector.h"
 
 namespace spirv_conv {
 namespace analysis {
@@ -93,10 +94,10 @@ class BranchView {
   uint32_t branch() const { return branch_; }
   const std::vector<uint32_t>* order() const { return order_; }
   // Cycles containing the branch, innermost first.
-  const std::vector<const Cycle*>& enclosing() const { return enclosing_; }
-  bool Encloses(const Cycle* cycle) const {
-    return std::find(enclosing_.begin(), enclosing_.end(), cycle) != enclosing_.end();
-  }
+  using Enclosing = spvtools::utils::SmallVector<const Cycle*, 8>;
+  const Enclosing& enclosing() const { return enclosing_; }
+  // O(1): the cycles around the branch are those that contain it.
+  bool Encloses(const Cycle* cycle) const { return cycle->Contains(branch_); }
   // True if the view collapses every cycle around the branch.
   bool CollapsesEnclosing() const { return collapse_irreducible_; }
   bool Collapses(const Cycle* cycle) const {
@@ -139,7 +140,7 @@ class BranchView {
   uint32_t branch_;
   bool collapse_irreducible_;
   const std::vector<uint32_t>* order_;
-  std::vector<const Cycle*> enclosing_;
+  Enclosing enclosing_;  // in place up to 8 deep: no allocation per branch
 };
 
 // Joins as (join, predecessor on a diverged path) pairs, in any order and
@@ -816,7 +817,11 @@ const Edges& SeedEdges(const Cfg& cfg, uint32_t branch) {
   Edges& seeds = ThreadScratch().seeds;
   seeds.clear();
   for (uint32_t s : cfg.successors[branch]) seeds.emplace_back(branch, s);
-  std::sort(seeds.begin(), seeds.end());
+  if (seeds.size() == 2) {  // most branches: a swap, not a call to the sort
+    if (seeds[1] < seeds[0]) std::swap(seeds[0], seeds[1]);
+  } else {
+    std::sort(seeds.begin(), seeds.end());
+  }
   seeds.erase(std::unique(seeds.begin(), seeds.end()), seeds.end());
   return seeds;
 }
@@ -865,7 +870,7 @@ BranchDivergence ComputeBranchDivergence(const CfgAnalyses& graph, uint32_t bran
         // The enclosing cycles are nested, so the ones containing a block
         // are those from the innermost that does (|depth|) outwards: one
         // pass over the region's edges serves every cycle.
-        const std::vector<const Cycle*>& enclosing = view.enclosing();
+        const BranchView::Enclosing& enclosing = view.enclosing();
         const uint32_t count = static_cast<uint32_t>(enclosing.size());
         if (count == 0) return;
         auto depth = [&](uint32_t block) {
