@@ -537,8 +537,9 @@ class Propagation {
 
   // Sets |b|'s meet kind and label from its in-edges; true if the label changed.
   bool SetLabel(uint32_t b) {
-    const char meet = Meet(b);
-    const uint32_t label = meet != kNone ? b : FirstLabel(b);
+    uint32_t first = kNoLabel;
+    const char meet = Meet(b, &first);
+    const uint32_t label = meet != kNone ? b : first;
     state_.block[b].meet = meet;
     if (label == state_.block[b].label) return false;
     state_.block[b].label = label;
@@ -641,8 +642,10 @@ class Propagation {
         &state_.components, sweep);
   }
 
-  // The meet kind of |b| under the current labels of its in-edges.
-  char Meet(uint32_t b) const {
+  // The meet kind of |b| under the current labels of its in-edges; sets
+  // |*first| to the label of its first labelled in-edge (not b's own), the
+  // label b carries on if it is no meet.
+  char Meet(uint32_t b, uint32_t* first_label) const {
     uint32_t first = kNoLabel;
     uint32_t first_real = kNoLabel;
     uint32_t seed_source = kNoLabel;
@@ -666,15 +669,8 @@ class Propagation {
       else if (l != first_real)
         meet = kJoin;
     }
+    *first_label = first;
     return meet;
-  }
-  // The label of the first labelled in-edge of |b| (not b's own).
-  uint32_t FirstLabel(uint32_t b) const {
-    for (const InEdge& e : InEdges(b)) {
-      const uint32_t l = EdgeLabel(e, b, stop_);
-      if (l != kNoLabel && l != b) return l;
-    }
-    return kNoLabel;
   }
 };
 
