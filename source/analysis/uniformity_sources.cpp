@@ -410,9 +410,8 @@ const spvtools::opt::Instruction* PointeeElement(const ModuleIndex& index,
 
 }  // namespace
 
-Uniformity AssertedLevel(const ModuleIndex& index, uint32_t id) {
+Uniformity DecoratedLevel(const ModuleIndex& index, uint32_t id) {
   Uniformity level = kD;
-  if (!index.MayBeDecorated(id)) return level;  // most values: asked for each
   for (const spvtools::opt::Instruction* d : index.Decorations(id)) {
     if (d->opcode() != Op::OpDecorate && d->opcode() != Op::OpDecorateId) continue;
     switch (static_cast<spv::Decoration>(d->GetSingleWordInOperand(1))) {

@@ -62,7 +62,12 @@ Uniformity ScopeLevel(uint32_t scope_id, const ModuleIndex& index);
 
 // What Uniform / UniformId decorations on |id| assert: the widest level it
 // may have (kDivergent when it has none).
-Uniformity AssertedLevel(const ModuleIndex& index, uint32_t id);
+Uniformity DecoratedLevel(const ModuleIndex& index, uint32_t id);
+// The same, with the answer for an id without decorations (most values,
+// asked for each node) inline.
+inline Uniformity AssertedLevel(const ModuleIndex& index, uint32_t id) {
+  return index.MayBeDecorated(id) ? DecoratedLevel(index, id) : Uniformity::kDivergent;
+}
 
 // Whether |variable| is a Uniform-class block decorated BufferBlock (a
 // storage buffer in the old spelling).
