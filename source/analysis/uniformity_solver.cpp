@@ -107,8 +107,8 @@ Uniformity FunctionState::UseLevel(uint32_t def, uint32_t use_block) const {
   return Join(level_[def], TemporalLevel(def, use_block));
 }
 
-Uniformity FunctionState::TemporalLevel(uint32_t def, uint32_t use_block,
-                                        const Cycle** widest) const {
+Uniformity FunctionState::TemporalLevelAcross(uint32_t def, uint32_t def_block, uint32_t use_block,
+                                              const Cycle** widest) const {
   Uniformity level = kU;
   auto take = [&](uint32_t ci) {
     const Uniformity exit = exit_[ci];
@@ -117,14 +117,6 @@ Uniformity FunctionState::TemporalLevel(uint32_t def, uint32_t use_block,
       if (widest != nullptr) *widest = model_.cycles[ci];
     }
   };
-  // The common cases, without touching the cycles: no cycle with a
-  // divergent exit yet (tested first: it needs no read of |def|'s block,
-  // which for an operand of another block is often a cache miss), or a use
-  // in the defining block (inside every cycle and loop construct the
-  // definition is in).
-  if (!any_divergent_exit_) return kU;
-  const uint32_t def_block = model_.node_block[def];
-  if (def_block == use_block) return kU;
   const CycleTree& tree = model_.graph->cycle_tree;
   for (uint32_t ci = tree.innermost[def_block];
        ci != CycleTree::kNone && !tree.Contains(ci, use_block); ci = tree.parent[ci]) {

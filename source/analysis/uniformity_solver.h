@@ -79,7 +79,19 @@ class FunctionState {
   // The temporal divergence part of that: the widest divergent exit of a
   // cycle that contains |def| but not |use_block| (reported in |widest|)
   // unless |def| is the same on every iteration of it.
-  Uniformity TemporalLevel(uint32_t def, uint32_t use_block, const Cycle** widest = nullptr) const;
+  //
+  // The common cases are answered inline, without touching the cycles: no
+  // cycle with a divergent exit yet (tested first: it needs no read of
+  // |def|'s block, which for an operand of another block is often a cache
+  // miss), or a use in the defining block (inside every cycle and loop
+  // construct the definition is in). The solver asks this for every operand
+  // of every evaluation.
+  Uniformity TemporalLevel(uint32_t def, uint32_t use_block, const Cycle** widest = nullptr) const {
+    if (!any_divergent_exit_) return Uniformity::kUniform;
+    const uint32_t def_block = model_.node_block[def];
+    if (def_block == use_block) return Uniformity::kUniform;
+    return TemporalLevelAcross(def, def_block, use_block, widest);
+  }
   Uniformity Branch(uint32_t block) const { return branch_[block]; }
   const Reason& BranchWhy(uint32_t block) const { return branch_why_[block]; }
   // Control flow in this context (the call sites' level included).
@@ -117,6 +129,10 @@ class FunctionState {
   bool RaiseExit(const Cycle* cycle, Uniformity level, uint32_t branch);
   void EnqueueMemoryReaders();  // memory content changed
   void ControlFlowRaised(uint32_t block);
+  // TemporalLevel for a use outside |def|'s block |def_block|, once some
+  // cycle has a divergent exit: walks the cycles and loop constructs.
+  Uniformity TemporalLevelAcross(uint32_t def, uint32_t def_block, uint32_t use_block,
+                                 const Cycle** widest) const;
 
   const FunctionModel& model_;
   CallContext context_;
