@@ -249,10 +249,5 @@ void DominatorTree::NumberTree(const std::vector<uint32_t>& rpo) {
   }
 }
 
-bool DominatorTree::Dominates(uint32_t a, uint32_t b) const {
-  if (order_[a] == kNone || order_[b] == kNone) return a == b;
-  return tree_in_[a] <= tree_in_[b] && tree_out_[b] <= tree_out_[a];
-}
-
 }  // namespace analysis
 }  // namespace spirv_conv

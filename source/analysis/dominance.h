@@ -53,7 +53,10 @@ class DominatorTree {
   uint32_t Idom(uint32_t block) const { return idom_[block]; }
   bool IsReachable(uint32_t block) const { return order_[block] != kNone; }
   // True if |a| (post-)dominates |b| (every block dominates itself).
-  bool Dominates(uint32_t a, uint32_t b) const;
+  bool Dominates(uint32_t a, uint32_t b) const {
+    if (order_[a] == kNone || order_[b] == kNone) return a == b;
+    return tree_in_[a] <= tree_in_[b] && tree_out_[b] <= tree_out_[a];
+  }
   bool StrictlyDominates(uint32_t a, uint32_t b) const { return a != b && Dominates(a, b); }
   // The root: the entry, or the virtual exit.
   uint32_t root() const { return root_; }
