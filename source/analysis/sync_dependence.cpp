@@ -813,11 +813,7 @@ const Edges& SeedEdges(const Cfg& cfg, uint32_t branch) {
   Edges& seeds = ThreadScratch().seeds;
   seeds.clear();
   for (uint32_t s : cfg.successors[branch]) seeds.emplace_back(branch, s);
-  if (seeds.size() == 2) {  // most branches: a swap, not a call to the sort
-    if (seeds[1] < seeds[0]) std::swap(seeds[0], seeds[1]);
-  } else {
-    std::sort(seeds.begin(), seeds.end());
-  }
+  std::sort(seeds.begin(), seeds.end());
   seeds.erase(std::unique(seeds.begin(), seeds.end()), seeds.end());
   return seeds;
 }
