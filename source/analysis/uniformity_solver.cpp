@@ -79,10 +79,16 @@ void FunctionState::EnqueueTemporalUsers(const Cycle* cycle) {
       for (uint32_t user : model_.users[n]) EnqueueUser(user);
     }
   }
+  // A user in the defining block lies in the cycle too; the others are
+  // looked up in the dense cycle tree (a Cycle object per user was a cache
+  // miss each on a large function).
+  const CycleTree& tree = model_.graph->cycle_tree;
+  const uint32_t ci = cycle->index();
   for (uint32_t b : cycle->blocks()) {
     for (uint32_t n : model_.block_nodes[b]) {
       for (uint32_t user : model_.users[n]) {
-        if (!cycle->Contains(model_.UserBlock(user))) EnqueueUser(user);
+        const uint32_t user_block = model_.UserBlock(user);
+        if (user_block != b && !tree.Contains(ci, user_block)) EnqueueUser(user);
       }
     }
   }
@@ -450,7 +456,7 @@ bool FunctionState::SolveControlFlow() {
     const uint32_t b = cf_work_[cf_work_head_++];
     cf_queued_[b] = 0;
     Uniformity level = cf_[b];
-    Reason reason = cf_why_[b];
+    Reason reason;  // set by whatever raises |level|, the only case it is kept
     for (uint32_t d : model_.control_parents[b]) {
       const Uniformity through = Join(branch_[d], cf_[d]);
       if (through > level) {
