@@ -688,10 +688,11 @@ void Propagate(const CfgAnalyses& graph, const BranchView& view, const Edges& se
   use(labels);
 }
 
-// Adds to |cycles| (once each) the cycles that the joins |joins| of the
-// divergent |branch| make not m-converged.
-void AddNotMConvergedCycles(const CfgAnalyses& graph, uint32_t branch,
-                            const std::vector<uint32_t>& joins, std::vector<const Cycle*>* cycles) {
+// Adds to |cycles| (once each) the cycles that the joins |joins| (any range
+// of block indices) of the divergent |branch| make not m-converged.
+template <typename Joins>
+void AddNotMConvergedCycles(const CfgAnalyses& graph, uint32_t branch, const Joins& joins,
+                            std::vector<const Cycle*>* cycles) {
   const DominatorTree& dt = graph.dominators;
   for (uint32_t join : joins) {
     const Cycle* join_cycle = graph.cycles.InnermostCycle(join);
@@ -1021,7 +1022,8 @@ const Cycle* OpenViewOneExitCycle(const CfgAnalyses& graph, uint32_t branch) {
 std::vector<const Cycle*> CyclesNotMConvergedBy(const CfgAnalyses& graph, uint32_t branch,
                                                 uint32_t join) {
   std::vector<const Cycle*> cycles;
-  AddNotMConvergedCycles(graph, branch, {join}, &cycles);
+  const uint32_t joins[] = {join};  // (a list of one would be an allocation per call)
+  AddNotMConvergedCycles(graph, branch, joins, &cycles);
   return cycles;
 }
 
@@ -1120,7 +1122,8 @@ bool SyncDependenceCache::DominatesUpTo(const CfgAnalyses& graph, uint32_t branc
   const uint32_t search = StartSearch(graph);
   if (search == 0) return false;
   const DominatorTree& dt = graph.dominators;
-  std::vector<uint32_t> work;
+  std::vector<uint32_t>& work = work_;
+  work.clear();
   auto reach = [&](uint32_t b) {
     if (b == merge || seen_[b] == search) return true;
     if (!dt.StrictlyDominates(branch, b)) return false;

@@ -118,6 +118,7 @@ class SyncDependenceCache {
   bool Visit() { return ++visits_ <= budget_; }
   std::vector<uint32_t> seen_;    // per block: the search that last saw it
   std::vector<uint32_t> listed_;  // per cycle: the search that last listed it
+  std::vector<uint32_t> work_;    // DominatesUpTo's (it runs for most branches)
   uint32_t searches_ = 0;
   size_t visits_ = 0;
   size_t budget_ = 0;

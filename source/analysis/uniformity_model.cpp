@@ -389,33 +389,40 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
     }
   };
   std::vector<uint32_t> phis;  // real and virtual, for ResolveTrivialPhis
+  // The Node (a cache line each) is read only for the virtual nodes and
+  // loads; the others are handled from the compact per-node arrays. A node
+  // is virtual exactly when it has no result id, and every other one has an
+  // instruction.
   for (uint32_t self = 0; self < m.nodes.size(); ++self) {
-    Node& node = m.nodes[self];
+    const Rule rule = m.node_rule[self];
+    const bool is_virtual = m.node_id[self] == 0;
     const CompressedLists::Range ids = operand_ids(self);
     const spv::Op opcode = opcode_of(self);
     m.operands.StartList();
     const auto incoming_begin = static_cast<uint32_t>(m.incoming.size());
     m.incoming_start.push_back(incoming_begin);
-    if (node.virtual_phi != kNoNode) {
-      for (const auto& [def, pred] : m.memory.phis[node.virtual_phi].incoming) {
+    if (is_virtual && m.nodes[self].virtual_phi != kNoNode) {
+      for (const auto& [def, pred] : m.memory.phis[m.nodes[self].virtual_phi].incoming) {
         auto [id, n] = def_node(def);
         m.incoming.push_back({id, n, pred});
       }
-    } else if (node.virtual_insert != kNoNode) {
+    } else if (is_virtual) {
+      const Node& node = m.nodes[self];
       // The previous content, the stored value and the chain's indices.
       const MemorySsa::VirtualInsert& insert = m.memory.inserts[node.virtual_insert];
       for (uint32_t n :
            {def_node(insert.previous).second, m.NodeOf(insert.value), m.NodeOf(insert.pointer)}) {
         if (n != kNoNode) m.operands.Add(n);
       }
-    } else if (node.rule.rule == Rule::kPhi) {
+    } else if (rule == Rule::kPhi) {
       // (value, parent label) pairs: every in-operand of OpPhi is an id.
       for (size_t i = 0; i + 1 < ids.size(); i += 2) {
         const uint32_t id = ids[i];
         const uint32_t pred = m.blocks.Index(ids[i + 1]);
         m.incoming.push_back({index.IsUndef(id) ? 0 : id, m.NodeOf(id), pred});
       }
-    } else if (node.rule.rule == Rule::kLoad && opcode == spv::Op::OpLoad) {
+    } else if (rule == Rule::kLoad && opcode == spv::Op::OpLoad) {
+      Node& node = m.nodes[self];
       const uint32_t pointer = ids.empty() ? 0 : ids[0];
       auto it = m.memory.load_def.find(m.node_id[self]);
       if (it != m.memory.load_def.end()) {
@@ -432,9 +439,9 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
         if (node.address != kNoNode) m.operands.Add(node.address);
         node.root = FindRoot(index, pointer);
       }
-    } else if (node.inst != nullptr && node.rule.rule != Rule::kParameter) {
+    } else if (rule != Rule::kParameter) {
       // A call's first id is the callee, an extended instruction's the set.
-      const bool skip_first = node.rule.rule == Rule::kCall || opcode == spv::Op::OpExtInst;
+      const bool skip_first = rule == Rule::kCall || opcode == spv::Op::OpExtInst;
       for (size_t i = skip_first ? 1 : 0; i < ids.size(); ++i) {
         const uint32_t n = m.NodeOf(ids[i]);
         if (n != kNoNode) m.operands.Add(n);
@@ -444,7 +451,7 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
         // The image operand is loaded from its variable.
         const Instruction* image = index.Def(ids[0]);
         if (image != nullptr && image->opcode() == spv::Op::OpLoad) {
-          node.root = FindRoot(index, image->GetSingleWordInOperand(0));
+          m.nodes[self].root = FindRoot(index, image->GetSingleWordInOperand(0));
         }
       }
     }
@@ -455,7 +462,7 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
       }
     }
     for (uint32_t op : m.operands.Building()) def_user.emplace_back(op, self);
-    if ((node.rule.rule == Rule::kLoad && !node.promoted) || node.rule.rule == Rule::kCall) {
+    if ((rule == Rule::kLoad && !m.nodes[self].promoted) || rule == Rule::kCall) {
       m.memory_readers.push_back(self);
     }
   }
