@@ -33,7 +33,12 @@ void FunctionBody::Reserve(size_t blocks, size_t row_count) {
 }
 
 void FunctionBody::Add(Instruction* inst, uint32_t result_id) {
-  const spv::Op opcode = inst->opcode();
+  const int type_and_result = (inst->HasResultType() ? 1 : 0) + (inst->HasResultId() ? 1 : 0);
+  AddRow(inst, inst->opcode(), result_id, inst->cbegin() + type_and_result);
+}
+
+void FunctionBody::AddRow(Instruction* inst, spv::Op opcode, uint32_t result_id,
+                          Instruction::const_iterator in_operands) {
   if (opcode == spv::Op::OpLabel) {
     block_start.push_back(static_cast<uint32_t>(rows.size()));
   } else if (result_id != 0) {
@@ -41,7 +46,10 @@ void FunctionBody::Add(Instruction* inst, uint32_t result_id) {
   }
   rows.push_back({inst, opcode, result_id});
   in_ids.StartList();
-  ForEachInIdOf(*inst, [&](uint32_t id) { in_ids.Add(id); });
+  // (ForEachInIdOf's order; the end is read once, as there.)
+  for (auto operand = in_operands, end = inst->cend(); operand != end; ++operand) {
+    if (IsInIdType(operand->type)) in_ids.Add(operand->words[0]);
+  }
 }
 
 void FunctionBody::Finish() {
@@ -79,10 +87,14 @@ ModuleIndex::ModuleIndex(spvtools::opt::IRContext* context, bool record_bodies)
   // the value is seen; OpTypeForwardPointer names a pointer type declared
   // after it.
   std::vector<char> pointer_type(module.IdBound(), 0);
-  size_t ids_seen = 0;                         // result ids visited so far
-  uint32_t function = 0;                       // the function whose body the walk is in
-  auto visit = [&](const Instruction& inst) {  // returns the result id
-    const uint32_t id = ResultIdOf(inst);
+  size_t ids_seen = 0;    // result ids visited so far
+  uint32_t function = 0;  // the function whose body the walk is in
+  // Returns the result id. With |body|, also appends the instruction's row
+  // to it: one read of the instruction's operands serves both.
+  auto visit = [&](const Instruction& inst, FunctionBody* body) {
+    auto operand = inst.cbegin();
+    const uint32_t type = inst.HasResultType() ? (operand++)->words[0] : 0;
+    const uint32_t id = inst.HasResultId() ? (operand++)->words[0] : 0;
     if (id != 0 && id < defs_.size()) {
       defs_[id] = const_cast<Instruction*>(&inst);
       ++ids_seen;
@@ -100,14 +112,14 @@ ModuleIndex::ModuleIndex(spvtools::opt::IRContext* context, bool record_bodies)
     if (op == spv::Op::OpTypePointer && id < pointer_type.size()) {
       pointer_type[id] = 1;
     } else if (op == spv::Op::OpTypeForwardPointer) {
-      const uint32_t type = InOperandWord(inst, 0);
-      if (type < pointer_type.size()) pointer_type[type] = 1;
+      const uint32_t pointer = InOperandWord(inst, 0);
+      if (pointer < pointer_type.size()) pointer_type[pointer] = 1;
     }
-    const uint32_t type = TypeIdOf(inst);
     if (id != 0 && id < flags_.size()) {
       if (type < pointer_type.size() && pointer_type[type]) flags_[id] |= kPointerFlag;
       if (op == spv::Op::OpUndef) flags_[id] |= kUndefFlag;
     }
+    if (body != nullptr) body->AddRow(const_cast<Instruction*>(&inst), op, id, operand);
     return id;
   };
   // What Module::ForEachInst visits (debug line instructions aside), in
@@ -117,15 +129,15 @@ ModuleIndex::ModuleIndex(spvtools::opt::IRContext* context, bool record_bodies)
   // extensions, memory model, entry points, execution modes) define no ids.
   bool non_semantic = false;  // instructions of a NonSemantic set trail the functions
   for (const Instruction& inst : module.ext_inst_imports()) {
-    visit(inst);
+    visit(inst, nullptr);
     non_semantic |= inst.GetInOperand(0).AsString().rfind("NonSemantic.", 0) == 0;
   }
-  for (const Instruction& inst : module.debugs1()) visit(inst);
-  for (const Instruction& inst : module.debugs2()) visit(inst);
-  for (const Instruction& inst : module.debugs3()) visit(inst);
-  for (const Instruction& inst : module.ext_inst_debuginfo()) visit(inst);
-  for (const Instruction& inst : module.annotations()) visit(inst);
-  for (const Instruction& inst : module.types_values()) visit(inst);
+  for (const Instruction& inst : module.debugs1()) visit(inst, nullptr);
+  for (const Instruction& inst : module.debugs2()) visit(inst, nullptr);
+  for (const Instruction& inst : module.debugs3()) visit(inst, nullptr);
+  for (const Instruction& inst : module.ext_inst_debuginfo()) visit(inst, nullptr);
+  for (const Instruction& inst : module.annotations()) visit(inst, nullptr);
+  for (const Instruction& inst : module.types_values()) visit(inst, nullptr);
   // Each body's rows, estimated before it is walked: the result ids the
   // sections above left over (an upper bound on the functions' values and
   // labels, when ids are dense) shared out by block count, plus the
@@ -152,21 +164,18 @@ ModuleIndex::ModuleIndex(spvtools::opt::IRContext* context, bool record_bodies)
       bool in_blocks = false;
       f.ForEachInst(
           [&](Instruction* inst) {
-            const uint32_t id = visit(*inst);
+            const uint32_t id = visit(*inst, nullptr);
             if (inst->opcode() == spv::Op::OpLabel) in_blocks = true;
             if (inst->opcode() == spv::Op::OpFunctionEnd) in_blocks = false;
             if (in_blocks && body != nullptr) body->Add(inst, id);
           },
           /*run_on_debug_line_insts=*/false, /*run_on_non_semantic_insts=*/true);
     } else {
-      visit(f.DefInst());
-      f.ForEachParam([&](Instruction* param) { visit(*param); });
-      f.ForEachDebugInstructionsInHeader([&](Instruction* inst) { visit(*inst); });
-      ForEachBlockInstruction(f, [&](Instruction* inst) {
-        const uint32_t id = visit(*inst);
-        if (body != nullptr) body->Add(inst, id);
-      });
-      if (f.EndInst() != nullptr) visit(*f.EndInst());
+      visit(f.DefInst(), nullptr);
+      f.ForEachParam([&](Instruction* param) { visit(*param, nullptr); });
+      f.ForEachDebugInstructionsInHeader([&](Instruction* inst) { visit(*inst, nullptr); });
+      ForEachBlockInstruction(f, [&](Instruction* inst) { visit(*inst, body); });
+      if (f.EndInst() != nullptr) visit(*f.EndInst(), nullptr);
     }
     if (body != nullptr) body->Finish();
   }

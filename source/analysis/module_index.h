@@ -52,6 +52,10 @@ struct FunctionBody {
   void Reserve(size_t blocks, size_t rows);
   // Appends |inst| (an OpLabel starts a block; Finish() after the last one).
   void Add(spvtools::opt::Instruction* inst, uint32_t result_id);
+  // The same for a caller that has read |inst|'s opcode and result id, and
+  // its operands up to |in_operands|, the first after the result type and id.
+  void AddRow(spvtools::opt::Instruction* inst, spv::Op opcode, uint32_t result_id,
+              spvtools::opt::Instruction::const_iterator in_operands);
   void Finish();
 };
 
