@@ -33,8 +33,7 @@ void FunctionBody::Reserve(size_t blocks, size_t row_count) {
 }
 
 void FunctionBody::Add(Instruction* inst, uint32_t result_id) {
-  const int type_and_result = (inst->HasResultType() ? 1 : 0) + (inst->HasResultId() ? 1 : 0);
-  AddRow(inst, inst->opcode(), result_id, inst->cbegin() + type_and_result);
+  AddRow(inst, inst->opcode(), result_id, InOperandsBegin(*inst));
 }
 
 void FunctionBody::AddRow(Instruction* inst, spv::Op opcode, uint32_t result_id,
@@ -46,10 +45,7 @@ void FunctionBody::AddRow(Instruction* inst, spv::Op opcode, uint32_t result_id,
   }
   rows.push_back({inst, opcode, result_id});
   in_ids.StartList();
-  // (ForEachInIdOf's order; the end is read once, as there.)
-  for (auto operand = in_operands, end = inst->cend(); operand != end; ++operand) {
-    if (IsInIdType(operand->type)) in_ids.Add(operand->words[0]);
-  }
+  ForEachIdFrom(*inst, in_operands, [&](uint32_t id) { in_ids.Add(id); });
 }
 
 void FunctionBody::Finish() {

@@ -28,7 +28,7 @@ namespace spirv_conv {
 namespace analysis {
 
 // The instructions of one function's blocks as flat rows, in order, each
-// with its opcode, result id and "in" operand ids (ForEachInIdOf's order),
+// with its opcode, result id and "in" operand ids in order,
 // recorded by ModuleIndex's walk. The function CFG, memory SSA and the
 // uniformity model read these instead of SPIRV-Tools' instruction objects:
 // each walk over those is a cache miss or two per instruction on a large
@@ -53,7 +53,7 @@ struct FunctionBody {
   // Appends |inst| (an OpLabel starts a block; Finish() after the last one).
   void Add(spvtools::opt::Instruction* inst, uint32_t result_id);
   // The same for a caller that has read |inst|'s opcode and result id, and
-  // its operands up to |in_operands|, the first after the result type and id.
+  // its operands up to |in_operands| (InOperandsBegin).
   void AddRow(spvtools::opt::Instruction* inst, spv::Op opcode, uint32_t result_id,
               spvtools::opt::Instruction::const_iterator in_operands);
   void Finish();
@@ -174,17 +174,23 @@ inline bool IsInIdType(spv_operand_type_t type) {
          type == SPV_OPERAND_TYPE_SCOPE_ID;
 }
 
-// Calls |f(id)| for each id among the "in" operands of |inst|, in order:
-// Instruction::ForEachInId without the std::function call per instruction.
+// The first "in" operand of |inst|: the one after its result type and id.
+inline spvtools::opt::Instruction::const_iterator InOperandsBegin(
+    const spvtools::opt::Instruction& inst) {
+  return inst.cbegin() + (inst.HasResultType() ? 1 : 0) + (inst.HasResultId() ? 1 : 0);
+}
+
+// Calls |f(id)| for each id among the operands of |inst| from |first| on
+// (its "in" operands from InOperandsBegin), in order: Instruction::ForEachInId
+// without the std::function call per instruction.
 template <typename F>
-void ForEachInIdOf(const spvtools::opt::Instruction& inst, F&& f) {
-  // The bound is read once: |f| may write memory the compiler cannot tell
+void ForEachIdFrom(const spvtools::opt::Instruction& inst,
+                   spvtools::opt::Instruction::const_iterator first, F&& f) {
+  // The end is read once: |f| may write memory the compiler cannot tell
   // apart from the instruction's operand array, which would make it read
-  // the array's size (a division) on every iteration.
-  const uint32_t end = inst.NumOperands();
-  for (uint32_t i = end - inst.NumInOperands(); i < end; ++i) {
-    const spvtools::opt::Operand& operand = inst.GetOperand(i);
-    if (IsInIdType(operand.type)) f(operand.words[0]);
+  // the array's end on every iteration.
+  for (auto operand = first, end = inst.cend(); operand != end; ++operand) {
+    if (IsInIdType(operand->type)) f(operand->words[0]);
   }
 }
 

@@ -401,18 +401,20 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
     m.operands.StartList();
     const auto incoming_begin = static_cast<uint32_t>(m.incoming.size());
     m.incoming_start.push_back(incoming_begin);
-    if (is_virtual && m.nodes[self].virtual_phi != kNoNode) {
-      for (const auto& [def, pred] : m.memory.phis[m.nodes[self].virtual_phi].incoming) {
-        auto [id, n] = def_node(def);
-        m.incoming.push_back({id, n, pred});
-      }
-    } else if (is_virtual) {
+    if (is_virtual) {
       const Node& node = m.nodes[self];
-      // The previous content, the stored value and the chain's indices.
-      const MemorySsa::VirtualInsert& insert = m.memory.inserts[node.virtual_insert];
-      for (uint32_t n :
-           {def_node(insert.previous).second, m.NodeOf(insert.value), m.NodeOf(insert.pointer)}) {
-        if (n != kNoNode) m.operands.Add(n);
+      if (node.virtual_phi != kNoNode) {
+        for (const auto& [def, pred] : m.memory.phis[node.virtual_phi].incoming) {
+          auto [id, n] = def_node(def);
+          m.incoming.push_back({id, n, pred});
+        }
+      } else {
+        // The previous content, the stored value and the chain's indices.
+        const MemorySsa::VirtualInsert& insert = m.memory.inserts[node.virtual_insert];
+        for (uint32_t n :
+             {def_node(insert.previous).second, m.NodeOf(insert.value), m.NodeOf(insert.pointer)}) {
+          if (n != kNoNode) m.operands.Add(n);
+        }
       }
     } else if (rule == Rule::kPhi) {
       // (value, parent label) pairs: every in-operand of OpPhi is an id.
