@@ -86,7 +86,10 @@ ModuleIndex::ModuleIndex(spvtools::opt::IRContext* context, bool record_bodies)
   size_t ids_seen = 0;    // result ids visited so far
   uint32_t function = 0;  // the function whose body the walk is in
   // Returns the result id. With |body|, also appends the instruction's row
-  // to it: one read of the instruction's operands serves both.
+  // to it: one read of the instruction's operands serves both, the result
+  // type and id read on the way to the first "in" operand (where
+  // InOperandsBegin points; calling it and ResultIdOf/TypeIdOf instead cost
+  // 1 % of the analysis of reducible_10k in instructions).
   auto visit = [&](const Instruction& inst, FunctionBody* body) {
     auto operand = inst.cbegin();
     const uint32_t type = inst.HasResultType() ? (operand++)->words[0] : 0;

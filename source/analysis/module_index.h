@@ -28,7 +28,7 @@ namespace spirv_conv {
 namespace analysis {
 
 // The instructions of one function's blocks as flat rows, in order, each
-// with its opcode, result id and "in" operand ids in order,
+// with its opcode, result id and "in" operand ids (ForEachIdFrom's order),
 // recorded by ModuleIndex's walk. The function CFG, memory SSA and the
 // uniformity model read these instead of SPIRV-Tools' instruction objects:
 // each walk over those is a cache miss or two per instruction on a large

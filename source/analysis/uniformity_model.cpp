@@ -389,10 +389,10 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
     }
   };
   std::vector<uint32_t> phis;  // real and virtual, for ResolveTrivialPhis
-  // The Node (a cache line each) is read only for the virtual nodes and
-  // loads; the others are handled from the compact per-node arrays. A node
-  // is virtual exactly when it has no result id, and every other one has an
-  // instruction.
+  // The Node (a cache line each) is read only for the virtual nodes, loads
+  // and image reads; the others are handled from the compact per-node
+  // arrays. A node is virtual exactly when it has no result id, and every
+  // other one has an instruction.
   for (uint32_t self = 0; self < m.nodes.size(); ++self) {
     const Rule rule = m.node_rule[self];
     const bool is_virtual = m.node_id[self] == 0;
