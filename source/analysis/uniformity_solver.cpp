@@ -406,7 +406,9 @@ bool FunctionState::SolveBranches() {
       const BranchDivergence& div = model_.Divergence(b);
       for (size_t k = 0; k < div.joins.size(); ++k) {
         for (uint32_t phi : model_.block_nodes[div.joins[k]]) {
-          if (model_.node_rule[phi] != Rule::kPhi) continue;
+          // A phi already at |condition| would not be raised: SelectsAmong
+          // (a search per incoming value) is not asked.
+          if (model_.node_rule[phi] != Rule::kPhi || join_[phi] >= condition) continue;
           if (model_.SelectsAmong(phi, div.join_predecessors[k]) && Raise(join_, phi, condition)) {
             join_cause_[phi] = b, any = true;
             Enqueue(phi);
