@@ -30,6 +30,48 @@ namespace {
 constexpr Uniformity kU = Uniformity::kUniform;
 constexpr Uniformity kD = Uniformity::kDivergent;
 
+// The id a step names for node |n|: its result id, or for a virtual phi or
+// insert of memory SSA, which has none, the variable whose content it is.
+uint32_t StepIdOf(const FunctionModel& model, uint32_t n) {
+  if (model.node_id[n] != 0) return model.node_id[n];
+  const analysis::Node& node = model.nodes[n];
+  if (node.virtual_phi != kNoNode) return model.memory.phis[node.virtual_phi].variable;
+  if (node.virtual_insert != kNoNode) return model.memory.inserts[node.virtual_insert].variable;
+  return 0;
+}
+
+// The node of this function that |why|, the reason for node |n|'s level in
+// |state|, names as its cause, or kNoNode. A reason names a value by its id;
+// a virtual operand has none and is named by 0: then it is the first
+// virtual operand or incoming value of |n| that reaches |n|'s level, itself
+// or (for a temporal reason) as seen from |n|'s block.
+uint32_t CauseNode(const FunctionModel& model, const FunctionState& state, uint32_t n,
+                   const analysis::Reason& why) {
+  using Kind = UniformityStep::Kind;
+  if (why.kind != Kind::kOperand && why.kind != Kind::kMemory && why.kind != Kind::kTemporal) {
+    return kNoNode;
+  }
+  if (why.cause != 0) {
+    const uint32_t cause = model.NodeOf(why.cause);
+    // NodeOf is module-wide: the node must be one of this function's.
+    return cause < model.node_id.size() && model.node_id[cause] == why.cause ? cause : kNoNode;
+  }
+  const Uniformity level = state.Level(n);
+  const uint32_t block = model.node_block[n];
+  auto reaches = [&](uint32_t op) {
+    if (op == kNoNode || model.node_id[op] != 0) return false;
+    return why.kind == Kind::kTemporal ? state.TemporalLevel(op, block) >= level
+                                       : state.Level(op) >= level;
+  };
+  for (uint32_t op : model.operands[n]) {
+    if (reaches(op)) return op;
+  }
+  for (const auto& in : model.IncomingOf(n)) {
+    if (reaches(in.node)) return in.node;
+  }
+  return kNoNode;
+}
+
 }  // namespace
 
 const char* UniformityName(Uniformity level) {
@@ -441,65 +483,86 @@ const std::vector<UniformityCycle>& UniformityInfo::Cycles(uint32_t function_id)
 
 std::vector<UniformityStep> UniformityInfo::ExplainValue(uint32_t id) const {
   std::vector<UniformityStep> steps;
-  std::set<uint32_t> seen;
-  while (id != 0 && seen.insert(id).second && steps.size() < 64) {
-    const uint32_t fn = impl_->FunctionOf(id);
-    if (fn == 0) break;
+  // The walk goes from node to node, not from id to id: a virtual phi or
+  // insert of memory SSA (a Function variable's content at -O0) has no id,
+  // and a step's cause may be one (the regression tests
+  // LintCrashClass.* in test/lint/explain_crash_test.cpp).
+  uint32_t fn = impl_->FunctionOf(id);
+  uint32_t node = fn == 0 ? kNoNode : impl_->models_.at(fn)->NodeOf(id);
+  std::set<std::pair<uint32_t, uint32_t>> seen;  // (function, node)
+  while (node != kNoNode && seen.insert({fn, node}).second && steps.size() < 64) {
     const FunctionModel& model = *impl_->models_.at(fn);
-    const uint32_t node = model.NodeOf(id);
     const FunctionState* widest = nullptr;
     for (const FunctionState* s : impl_->states_of_[fn]) {
       if (widest == nullptr || s->Level(node) > widest->Level(node)) widest = s;
     }
     if (widest == nullptr || widest->Level(node) == kU) break;
     const analysis::Reason& why = widest->Why(node);
+    const uint32_t cause_node = CauseNode(model, *widest, node, why);
     // A parameter: the argument at a call site that passes this level.
     uint32_t argument = 0;
     const uint32_t parameter = model.nodes[node].parameter;
-    if (why.kind == UniformityStep::Kind::kCall && parameter != analysis::kNoNode) {
+    if (why.kind == UniformityStep::Kind::kCall && parameter != kNoNode) {
       const uint32_t site = impl_->CallSiteOf(fn, *widest);
       const spvtools::opt::Instruction* call = site != 0 ? impl_->index_.Def(site) : nullptr;
       if (call != nullptr && call->NumInOperands() > parameter + 1) {
         argument = call->GetSingleWordInOperand(parameter + 1);
       }
     }
-    steps.push_back(
-        {id, why.kind, argument != 0 ? argument : why.cause, widest->Level(node), why.note});
+    uint32_t cause = why.cause;
+    if (argument != 0) {
+      cause = argument;
+    } else if (cause == 0 && cause_node != kNoNode) {
+      cause = StepIdOf(model, cause_node);
+    }
+    steps.push_back({StepIdOf(model, node), why.kind, cause, widest->Level(node), why.note});
     // Why the branch in block index |b| is divergent: its condition, or a
     // call before it that may end some invocations.
-    auto branch_cause = [&](uint32_t b) { return widest->BranchWhy(b).cause; };
+    auto branch_cause = [&](uint32_t b) {
+      return b < model.condition.size() ? widest->BranchWhy(b).cause : 0;
+    };
+    // Where the walk goes on: a node of this function, or an id (of any
+    // function) to look up.
+    uint32_t next_node = kNoNode;
+    uint32_t next_id = 0;
     switch (why.kind) {
       case UniformityStep::Kind::kOperand:
       case UniformityStep::Kind::kMemory:
-        id = why.cause;
+        next_node = cause_node;
         break;
       case UniformityStep::Kind::kCall:
-        id = argument;  // into the caller; 0 (stop) for return values
+        next_id = argument;  // into the caller; 0 (stop) for return values
         break;
       case UniformityStep::Kind::kTemporal: {
         // Continue with the branch that makes threads leave the cycle
-        // defining |cause| on different iterations.
+        // defining the cause on different iterations.
         const Cycle* cycle = nullptr;
-        const uint32_t def = model.NodeOf(why.cause);
-        widest->TemporalLevel(def, model.node_block[node], &cycle);
-        id = cycle == nullptr ? 0 : branch_cause(widest->CycleExitCause(cycle->index()));
+        if (cause_node != kNoNode)
+          widest->TemporalLevel(cause_node, model.node_block[node], &cycle);
+        next_id = cycle == nullptr ? 0 : branch_cause(widest->CycleExitCause(cycle->index()));
         break;
       }
       case UniformityStep::Kind::kJoin:
-        id = branch_cause(model.blocks.Index(why.cause));
+        if (impl_->FunctionOf(why.cause) == fn)
+          next_id = branch_cause(model.blocks.Index(why.cause));
         break;
       case UniformityStep::Kind::kCycle: {
         // Continue with the branch whose diverged paths broke m-convergence.
+        if (impl_->FunctionOf(why.cause) != fn) break;
         const uint32_t header = model.blocks.Index(why.cause);
         const Cycle* cycle = model.graph->cycles.InnermostCycle(header);
         while (cycle != nullptr && cycle->header() != header) cycle = cycle->parent();
-        id = cycle == nullptr ? 0 : branch_cause(widest->CycleAssumedCause(cycle->index()));
+        next_id = cycle == nullptr ? 0 : branch_cause(widest->CycleAssumedCause(cycle->index()));
         break;
       }
       default:
-        id = 0;
         break;
     }
+    if (next_node == kNoNode && next_id != 0) {
+      fn = impl_->FunctionOf(next_id);
+      next_node = fn == 0 ? kNoNode : impl_->models_.at(fn)->NodeOf(next_id);
+    }
+    node = next_node;
   }
   return steps;
 }
@@ -531,12 +594,15 @@ std::vector<UniformityStep> UniformityInfo::ExplainControlFlow(uint32_t label) c
       const uint32_t caller = impl_->FunctionOf(site);
       if (site == 0 || caller == 0) break;
       const FunctionModel& caller_model = *impl_->models_.at(caller);
-      label = caller_model.blocks.label_of[caller_model.node_block[caller_model.NodeOf(site)]];
+      const uint32_t call = caller_model.NodeOf(site);
+      if (call == kNoNode) break;
+      label = caller_model.blocks.label_of[caller_model.node_block[call]];
       continue;
     }
     steps.push_back({label, why.kind, why.cause, widest->ControlFlow(b), why.note});
     // The branch itself: why its decision is non-uniform, unless its own
     // control flow is the reason.
+    if (impl_->FunctionOf(why.cause) != fn) break;
     const uint32_t d = model.blocks.Index(why.cause);
     if (widest->Branch(d) >= widest->ControlFlow(b)) {
       const analysis::Reason& branch_why = widest->BranchWhy(d);

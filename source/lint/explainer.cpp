@@ -293,11 +293,30 @@ class Explainer::Chain {
           }
           break;
         }
-        case Kind::kTemporal:
-          Add(subject + " uses " + Describe(step.cause, "") +
-                  " after a loop that invocations leave on different iterations",
+        case Kind::kTemporal: {
+          // A load of a variable the loop stores to names the variable as
+          // its cause (memory SSA): say what it reads.
+          const std::string cause = Describe(step.cause, "");
+          Add(cause == subject
+                  ? subject +
+                        " is read after a loop that invocations leave on different "
+                        "iterations, so each sees the value from the iteration it left in"
+                  : subject + " uses " + cause +
+                        " after a loop that invocations leave on different iterations",
               Def(step.subject));
+          // The next step explains the condition of the branch that leaves;
+          // an unnamed one is shown by the named values it is computed from.
+          if (i + 1 < steps.size()) {
+            const UniformityStep& condition = steps[i + 1];
+            std::string what = Describe(condition.subject, "");
+            if (condition.kind == Kind::kOperand && !IsNamed(condition.subject)) {
+              i = CollapseOperands(steps, i + 1);
+              what = "a condition computed from " + Describe(steps[i].cause, "");
+            }
+            Add("invocations leave the loop depending on " + what, Def(condition.subject));
+          }
           break;
+        }
         case Kind::kCycle:
           Add(subject +
                   " is computed in a loop whose invocations are not converged (its header "

@@ -108,6 +108,56 @@ TEST(UniformityExplainTest, CycleNamesTheBranchOfItsDivergentExit) {
   EXPECT_EQ(cycles[0].assumed_divergent_branch, 0u);
 }
 
+// The counter of a loop left on a divergent condition lives in a Function
+// variable, as at glslang -O0: the load after the loop reads the variable's
+// memory-SSA phi, which has no id. The temporal step names the variable, and
+// the chain goes on to the condition of the branch that leaves the loop
+// (issue 38: the walk read the node table at kNoNode here).
+constexpr char kCounterInVariable[] = R"(OpName %f "f"
+OpName %n "n"
+OpName %x "x"
+OpName %more "more"
+OpName %after "after"
+OpName %done "done"
+%ptr_Function_uint = OpTypePointer Function %uint
+%f = OpFunction %void None %fn0
+%entry = OpLabel
+%n = OpVariable %ptr_Function_uint Function
+%v = OpLoad %v3ulong %lid
+%e = OpCompositeExtract %ulong %v 0
+%x = OpUConvert %uint %e
+OpStore %n %uint_0
+OpBranch %header
+%header = OpLabel
+%i = OpLoad %uint %n
+%more = OpULessThan %bool %i %x
+OpBranchConditional %more %latch %exit
+%latch = OpLabel
+%inext = OpIAdd %uint %i %uint_1
+OpStore %n %inext
+OpBranch %header
+%exit = OpLabel
+%after = OpLoad %uint %n
+%done = OpIEqual %bool %after %uint_5
+OpReturn
+OpFunctionEnd
+)";
+
+TEST(UniformityExplainTest, TemporalStepThroughAVariableNamesItAndTheLeavingBranch) {
+  Kernel k("f", kCounterInVariable);
+  ASSERT_TRUE(k.ok());
+  EXPECT_EQ(k.info().ValueLevel(k.Id("after")), kDivergent);
+  const std::vector<UniformityStep> steps = k.info().ExplainValue(k.Id("done"));
+  ASSERT_GE(steps.size(), 4u);
+  EXPECT_EQ(steps[0].kind, Kind::kOperand);
+  EXPECT_EQ(steps[0].cause, k.Id("after"));
+  EXPECT_EQ(steps[1].subject, k.Id("after"));
+  EXPECT_EQ(steps[1].kind, Kind::kTemporal);
+  EXPECT_EQ(steps[1].cause, k.Id("n"));
+  EXPECT_EQ(steps[2].subject, k.Id("more"));
+  EXPECT_EQ(steps.back().kind, Kind::kSource);
+}
+
 }  // namespace
 }  // namespace test
 }  // namespace spirv_conv
