@@ -410,6 +410,7 @@ Uniformity UniformityInfo::ValueLevel(uint32_t id) const {
   const uint32_t fn = impl_->FunctionOf(id);
   if (fn == 0) return kU;
   const uint32_t node = impl_->models_.at(fn)->NodeOf(id);
+  if (node == kNoNode) return kU;  // a label, or the function's own id
   return impl_->JoinOverContexts(fn, [&](const FunctionState& s) { return s.Level(node); });
 }
 
@@ -421,6 +422,7 @@ Uniformity UniformityInfo::UseLevel(const spvtools::opt::Instruction& user,
   const FunctionModel& model = *impl_->models_.at(fn);
   auto* block = impl_->context_->get_instr_block(const_cast<spvtools::opt::Instruction*>(&user));
   const uint32_t node = model.NodeOf(id);
+  if (node == kNoNode) return kU;  // a label operand
   return impl_->JoinOverContexts(fn, [&](const FunctionState& s) {
     return block == nullptr ? s.Level(node) : s.UseLevel(node, model.blocks.Index(block->id()));
   });
@@ -429,7 +431,9 @@ Uniformity UniformityInfo::UseLevel(const spvtools::opt::Instruction& user,
 Uniformity UniformityInfo::BranchLevel(uint32_t label) const {
   const uint32_t fn = impl_->FunctionOf(label);
   if (fn == 0) return kU;
-  const uint32_t b = impl_->models_.at(fn)->blocks.Index(label);
+  const FunctionModel& model = *impl_->models_.at(fn);
+  const uint32_t b = model.blocks.Index(label);
+  if (b >= model.condition.size()) return kU;  // not a block
   return impl_->JoinOverContexts(fn, [&](const FunctionState& s) { return s.Branch(b); });
 }
 
@@ -453,7 +457,9 @@ std::vector<uint32_t> UniformityInfo::Joins(uint32_t label) const {
 Uniformity UniformityInfo::ControlFlowLevel(uint32_t label) const {
   const uint32_t fn = impl_->FunctionOf(label);
   if (fn == 0) return kU;
-  const uint32_t b = impl_->models_.at(fn)->blocks.Index(label);
+  const FunctionModel& model = *impl_->models_.at(fn);
+  const uint32_t b = model.blocks.Index(label);
+  if (b >= model.condition.size()) return kU;  // not a block
   return impl_->JoinOverContexts(fn, [&](const FunctionState& s) { return s.ControlFlow(b); });
 }
 
@@ -575,6 +581,7 @@ std::vector<UniformityStep> UniformityInfo::ExplainControlFlow(uint32_t label) c
     if (fn == 0) break;
     const FunctionModel& model = *impl_->models_.at(fn);
     const uint32_t b = model.blocks.Index(label);
+    if (b >= model.condition.size()) break;  // not a block
     const FunctionState* widest = nullptr;
     for (const FunctionState* s : impl_->states_of_[fn]) {
       if (widest == nullptr || s->ControlFlow(b) > widest->ControlFlow(b)) widest = s;

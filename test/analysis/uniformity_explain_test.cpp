@@ -119,6 +119,8 @@ OpName %x "x"
 OpName %more "more"
 OpName %after "after"
 OpName %done "done"
+OpName %header "header"
+OpName %exit "exit"
 %ptr_Function_uint = OpTypePointer Function %uint
 %f = OpFunction %void None %fn0
 %entry = OpLabel
@@ -156,6 +158,25 @@ TEST(UniformityExplainTest, TemporalStepThroughAVariableNamesItAndTheLeavingBran
   EXPECT_EQ(steps[1].cause, k.Id("n"));
   EXPECT_EQ(steps[2].subject, k.Id("more"));
   EXPECT_EQ(steps.back().kind, Kind::kSource);
+}
+
+// Ids without a value: the queries answer without reading a node or block
+// table out of range (found by analysis_fuzzer, which asks for every id).
+TEST(UniformityExplainTest, QueriesOnIdsWithoutAValueAreUniformAndEmpty) {
+  Kernel k("f", kCounterInVariable);
+  ASSERT_TRUE(k.ok());
+  for (const char* name : {"f", "header", "exit"}) {
+    SCOPED_TRACE(name);
+    EXPECT_EQ(k.info().ValueLevel(k.Id(name)), kUniform);
+    EXPECT_TRUE(k.info().ExplainValue(k.Id(name)).empty());
+  }
+  for (const char* name : {"f", "n", "after"}) {  // not blocks
+    SCOPED_TRACE(name);
+    EXPECT_EQ(k.info().ControlFlowLevel(k.Id(name)), kUniform);
+    EXPECT_EQ(k.info().BranchLevel(k.Id(name)), kUniform);
+    EXPECT_TRUE(k.info().ExplainControlFlow(k.Id(name)).empty());
+    EXPECT_TRUE(k.info().Joins(k.Id(name)).empty());
+  }
 }
 
 }  // namespace
