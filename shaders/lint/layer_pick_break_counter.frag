@@ -13,8 +13,8 @@ layout(location = 0) in vec2 uv;
 layout(location = 0) out vec4 color;
 layout(set = 0, binding = 0) uniform sampler2D noiseTex;
 layout(set = 0, binding = 1) uniform sampler2D layers[8];
-vec4 layer(int i, vec2 p) {
-    return texture(layers[i], p);  // EXPECT: nonuniform-missing-decoration EXPECT-NOT: derivative-divergent-cf
+vec4 layer(int i) {
+    return texture(layers[i], uv);  // EXPECT: nonuniform-missing-decoration EXPECT-NOT: derivative-divergent-cf
 }
 void main() {
     int n = 0;
@@ -23,6 +23,6 @@ void main() {
         if (noise > 0.7) break;
         n++;
     }
-    color = layer(n, uv);
+    color = layer(n);
     color += texture(layers[nonuniformEXT(n)], uv);  // EXPECT-NOT: nonuniform-missing-decoration, nonuniform-redundant-decoration, derivative-divergent-cf
 }
