@@ -276,6 +276,10 @@ Status FunctionDecoder::DecodeInst(Instruction& inst, uint32_t block) {
       if (op == spv::Op::OpLoad && d.kind == ScalarKind::kPointer) {
         return Fail("load of a pointer (variable pointers)", block);
       }
+      // Images and samplers are never laid out in memory (the simulator has none).
+      if (op == spv::Op::OpLoad && d_.Type(inst.type_id()).kind == TypeInfo::kOpaque) {
+        return Fail("load of an image, sampler or other opaque value", block);
+      }
       if (d_.HoldsPointer(op == spv::Op::OpStore ? d_.TypeOfId(in(1)) : inst.type_id())) {
         return Fail("load or store of a struct or array holding pointers", block);
       }

@@ -822,5 +822,74 @@ OpFunctionEnd
   EXPECT_EQ(o.words[9], 14u);
 }
 
+// A phi of a buffer reference whose struct holds one (OpTypeForwardPointer):
+// structurizing goes out of SSA through a Function variable, whose pointer
+// type is declared without SPIRV-Tools' type manager, which recursed without
+// end on the type (a crash on the spirv-cross corpus, issue 38). The output
+// must validate; the simulator has no physical pointers, so this case is
+// checked by validation alone.
+TEST(StructurizeTest, PhiOfARecursiveBufferReference) {
+  const std::string module = R"(OpCapability Shader
+OpCapability PhysicalStorageBufferAddresses
+OpMemoryModel PhysicalStorageBuffer64 GLSL450
+OpEntryPoint GLCompute %main "main" %root %wgid
+OpExecutionMode %main LocalSize 1 1 1
+OpMemberDecorate %node 0 Offset 0
+OpMemberDecorate %node 1 Offset 8
+OpDecorate %node Block
+OpMemberDecorate %roots 0 Offset 0
+OpMemberDecorate %roots 1 Offset 8
+OpDecorate %roots Block
+OpDecorate %root DescriptorSet 0
+OpDecorate %root Binding 0
+OpDecorate %wgid BuiltIn WorkgroupId
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+OpTypeForwardPointer %node_ptr PhysicalStorageBuffer
+%int = OpTypeInt 32 1
+%node = OpTypeStruct %int %node_ptr
+%node_ptr = OpTypePointer PhysicalStorageBuffer %node
+%roots = OpTypeStruct %node_ptr %node_ptr
+%roots_ptr = OpTypePointer StorageBuffer %roots
+%root = OpVariable %roots_ptr StorageBuffer
+%int_0 = OpConstant %int 0
+%int_1 = OpConstant %int 1
+%int_20 = OpConstant %int 20
+%head_ptr = OpTypePointer StorageBuffer %node_ptr
+%uint = OpTypeInt 32 0
+%v3uint = OpTypeVector %uint 3
+%in_v3uint = OpTypePointer Input %v3uint
+%wgid = OpVariable %in_v3uint Input
+%uint_0 = OpConstant %uint 0
+%uint_4 = OpConstant %uint 4
+%in_uint = OpTypePointer Input %uint
+%bool = OpTypeBool
+%value_ptr = OpTypePointer PhysicalStorageBuffer %int
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%head1_ptr = OpAccessChain %head_ptr %root %int_0
+%head1 = OpLoad %node_ptr %head1_ptr
+%x_ptr = OpAccessChain %in_uint %wgid %uint_0
+%x = OpLoad %uint %x_ptr
+%low = OpULessThan %bool %x %uint_4
+OpSelectionMerge %join None
+OpBranchConditional %low %then %join
+%then = OpLabel
+%head2_ptr = OpAccessChain %head_ptr %root %int_1
+%head2 = OpLoad %node_ptr %head2_ptr
+OpBranch %join
+%join = OpLabel
+%n = OpPhi %node_ptr %head1 %entry %head2 %then
+%value = OpAccessChain %value_ptr %n %int_0
+OpStore %value %int_20 Aligned 16
+OpReturn
+OpFunctionEnd
+)";
+  const SpirvBinary input = test::MustLoad("recursive.spvasm", module);
+  Expected<SpirvBinary> output = StructurizeBinary(input, ValidatorFlags(), false);
+  ASSERT_TRUE(output.ok()) << output.error().message;  // validated by StructurizeBinary
+  EXPECT_EQ(test::CountOpcode(*output, spv::Op::OpTypeForwardPointer), 1u);
+}
+
 }  // namespace
 }  // namespace spirv_conv

@@ -267,9 +267,38 @@ uint32_t BlockGraph::UintConstant(uint32_t value) {
   return context_->get_constant_mgr()->GetUIntConstId(value);
 }
 
+uint32_t BlockGraph::FunctionPointerType(uint32_t type) {
+  // SPIRV-Tools 2023.1's type manager recurses without end when it rebuilds
+  // a type that reaches itself through OpTypeForwardPointer (a buffer
+  // reference to a struct that holds one), so such modules get their
+  // pointer type without it: an existing one, else a new declaration (the
+  // type manager is rebuilt from the module when next asked).
+  bool forward_pointers = false;
+  for (const Instruction& inst : context_->types_values()) {
+    forward_pointers |= inst.opcode() == spv::Op::OpTypeForwardPointer;
+  }
+  if (!forward_pointers) {
+    return context_->get_type_mgr()->FindPointerToType(type, spv::StorageClass::Function);
+  }
+  for (const Instruction& inst : context_->types_values()) {
+    if (inst.opcode() == spv::Op::OpTypePointer &&
+        inst.GetSingleWordInOperand(0) == uint32_t(spv::StorageClass::Function) &&
+        inst.GetSingleWordInOperand(1) == type) {
+      return inst.result_id();
+    }
+  }
+  const uint32_t pointer = TakeId();
+  context_->AddType(std::make_unique<Instruction>(
+      context_, spv::Op::OpTypePointer, 0, pointer,
+      Instruction::OperandList{
+          Operand(SPV_OPERAND_TYPE_STORAGE_CLASS, {uint32_t(spv::StorageClass::Function)}),
+          Operand(SPV_OPERAND_TYPE_ID, {type})}));
+  context_->InvalidateAnalyses(spvtools::opt::IRContext::kAnalysisTypes);
+  return pointer;
+}
+
 uint32_t BlockGraph::NewVariable(uint32_t type, uint32_t initializer) {
-  const uint32_t pointer =
-      context_->get_type_mgr()->FindPointerToType(type, spv::StorageClass::Function);
+  const uint32_t pointer = FunctionPointerType(type);
   const uint32_t id = TakeId();
   Instruction::OperandList operands{
       Operand(SPV_OPERAND_TYPE_STORAGE_CLASS, {uint32_t(spv::StorageClass::Function)})};

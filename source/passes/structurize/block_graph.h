@@ -132,6 +132,9 @@ class BlockGraph {
   uint32_t NewVariable(uint32_t type, uint32_t initializer = 0);
 
  private:
+  // The id of a Function-storage pointer to |type| (declared if missing).
+  uint32_t FunctionPointerType(uint32_t type);
+
   spvtools::opt::IRContext* context_;
   spvtools::opt::Function* function_;
   std::vector<std::unique_ptr<spvtools::opt::BasicBlock>> blocks_;
