@@ -2,7 +2,7 @@
 # Installs everything spirv-conv needs on a Debian bookworm machine.
 # Idempotent and quiet when everything is already there.
 #
-#   scripts/setup-deps.sh            # packages + pinned SPIRV-Tools and glslang sources
+#   scripts/setup-deps.sh            # packages + pinned SPIRV-Tools, glslang and SPIRV-Cross sources
 #                                    # + the SARIF 2.1.0 JSON schema (npm)
 #
 # Environment:
@@ -16,6 +16,8 @@ third_party=${SPIRV_CONV_THIRD_PARTY:-$repo/third_party}
 # The versions this project is built and tested against (Debian bookworm).
 SPIRV_TOOLS_DEB_VERSION=2023.1-2
 GLSLANG_DEB_VERSION=12.0.0-2
+# SPIRV-Cross is not built: its test shaders are a public corpus (docs/spirv-cross-corpus.md).
+SPIRV_CROSS_DEB_VERSION=2021.01.15+1.3.239.0-1
 # The SARIF 2.1.0 JSON schema that test/report/sarif_schema_test.py validates
 # `spirv-conv lint --format sarif` against (docs/sarif.md): Microsoft's copy of
 # the OASIS schema (SchemaStore's sarif-2.1.0-rtm.5.json), shipped in this npm
@@ -103,6 +105,7 @@ fetch_source() {
 mkdir -p "$third_party"
 fetch_source spirv-tools "$SPIRV_TOOLS_DEB_VERSION" "$third_party/spirv-tools"
 fetch_source glslang "$GLSLANG_DEB_VERSION" "$third_party/glslang"
+fetch_source spirv-cross "$SPIRV_CROSS_DEB_VERSION" "$third_party/spirv-cross"
 
 # fetch_sarif_schema DIR: the pinned SARIF schema as DIR/sarif-2.1.0-rtm.5.json (once).
 fetch_sarif_schema() {

@@ -53,6 +53,39 @@ bool MaySink(const Instruction& inst) {
   return analysis::ClassifyConvergence(inst).flags == 0;
 }
 
+// Whether in-operand |operand| of |inst| must stay a constant, so values
+// that differ between copies cannot become a phi there: a struct member
+// index of an access chain, or an image operand after the mask (ConstOffset,
+// ConstOffsets and Sample among them; the others merely stay as they are).
+bool MustStayConstant(IRContext* context, const Instruction& inst, uint32_t operand) {
+  for (uint32_t i = 0; i < operand; ++i) {
+    const spv_operand_type_t type = inst.GetInOperand(i).type;
+    if (type == SPV_OPERAND_TYPE_IMAGE || type == SPV_OPERAND_TYPE_OPTIONAL_IMAGE) return true;
+  }
+  const spv::Op op = inst.opcode();
+  const bool ptr_chain = op == spv::Op::OpPtrAccessChain || op == spv::Op::OpInBoundsPtrAccessChain;
+  if (op != spv::Op::OpAccessChain && op != spv::Op::OpInBoundsAccessChain && !ptr_chain) {
+    return false;
+  }
+  auto* defs = context->get_def_use_mgr();
+  const Instruction* base = defs->GetDef(inst.GetSingleWordInOperand(0));
+  const Instruction* pointer = base == nullptr ? nullptr : defs->GetDef(base->type_id());
+  if (pointer == nullptr || pointer->opcode() != spv::Op::OpTypePointer) return true;
+  // The type each index steps into; a pointer chain's first index steps
+  // over elements of the pointee and into nothing.
+  const Instruction* type = defs->GetDef(pointer->GetSingleWordInOperand(1));
+  for (uint32_t i = ptr_chain ? 2 : 1; i < operand && type != nullptr; ++i) {
+    if (type->opcode() == spv::Op::OpTypeStruct) {
+      const Instruction* index = defs->GetDef(inst.GetSingleWordInOperand(i));
+      if (index == nullptr || index->opcode() != spv::Op::OpConstant) return true;
+      type = defs->GetDef(type->GetSingleWordInOperand(index->GetSingleWordInOperand(0)));
+    } else {
+      type = defs->GetDef(type->GetSingleWordInOperand(0));  // element, component or column
+    }
+  }
+  return type == nullptr || type->opcode() == spv::Op::OpTypeStruct;
+}
+
 class Reconverger {
  public:
   Reconverger(IRContext* context, ReconvergeStats* stats) : context_(context), stats_(stats) {}
@@ -299,9 +332,8 @@ class Reconverger {
       std::vector<uint32_t> values;
       for (const Instruction* c : chains) values.push_back(c->GetSingleWordInOperand(i));
       if (std::equal(values.begin() + 1, values.end(), values.begin())) continue;
-      // Struct member indices must stay constants.
       const Instruction* index = context_->get_def_use_mgr()->GetDef(values[0]);
-      if (index == nullptr ||
+      if (index == nullptr || MustStayConstant(context_, *first, i) ||
           passes::TypeOpcode(context_, index->type_id()) != spv::Op::OpTypeInt) {
         return 0;
       }
@@ -423,7 +455,15 @@ class Reconverger {
       for (const Instruction* inst : tails) values.push_back(inst->GetSingleWordInOperand(i));
       if (std::equal(values.begin() + 1, values.end(), values.begin())) continue;
       const Instruction* value = defs->GetDef(values[0]);
-      if (value == nullptr || value->type_id() == 0) return false;
+      if (value == nullptr || value->type_id() == 0 || MustStayConstant(context_, first, i)) {
+        return false;
+      }
+      // A phi takes values of one type (copies alike but for an operand's
+      // type: extracts from a vec4 and a vec3).
+      for (uint32_t id : values) {
+        const Instruction* other = defs->GetDef(id);
+        if (other == nullptr || other->type_id() != value->type_id()) return false;
+      }
       if (passes::TypeOpcode(context_, value->type_id()) == spv::Op::OpTypePointer) {
         // Access chains alike but for their indices: one chain in the join.
         std::vector<Instruction*> chains;

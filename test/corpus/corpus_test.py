@@ -304,42 +304,56 @@ def write_motion_corpus(results, path):
         f.write("\n".join(lines) + "\n")
 
 
+def cached_build(cache_dir, key_parts, out, build):
+    """Produces |out| with build(), which returns (True, "") when it wrote
+    |out| or (False, why). With |cache_dir| the verdict is kept under the
+    SHA-256 of |key_parts| (strings or bytes): the file as KEY.spv, a failure as
+    KEY.fail holding why, and reused. Returns (built, why)."""
+    if os.path.exists(out):
+        os.remove(out)
+    key = None
+    if cache_dir:
+        digest = hashlib.sha256()
+        for part in key_parts:
+            digest.update(part if isinstance(part, bytes) else part.encode())
+            digest.update(b"\0")
+        key = os.path.join(cache_dir, digest.hexdigest())
+        if os.path.exists(key + ".fail"):
+            with open(key + ".fail", encoding="utf-8", errors="replace") as f:
+                return False, f.read()
+        if os.path.exists(key + ".spv"):
+            shutil.copyfile(key + ".spv", out)
+            return True, ""
+    built, why = build()
+    built = built and os.path.isfile(out)
+    if key:
+        # Write under a temporary name and rename: parallel runs may share the cache.
+        fd, temp = tempfile.mkstemp(dir=cache_dir, suffix=".tmp")
+        with os.fdopen(fd, "wb") as f:
+            f.write(read_bytes(out) if built else why.encode())
+        os.replace(temp, key + (".spv" if built else ".fail"))
+    return built, why
+
+
 def compile_shader(tools, source, folder, glslang_env, spv, extra_args=()):
     """Compiles |source| for |glslang_env| into |spv| (glslangValidator -V,
     then |extra_args|); True when it compiled. With tools.cache_dir, a verdict
     (the module, or that it did not compile) is reused for the same compiler,
     arguments, env and source bytes."""
-    if os.path.exists(spv):
-        os.remove(spv)
-    key = None
-    if tools.cache_dir:
-        digest = hashlib.sha256()
+    parts = []
+    if tools.cache_dir:  # tools.glslang_version is read only then
         parts = [tools.glslang_version, str(glslang_env), read_bytes(source)]
         if extra_args:  # plain -V keeps the keys it always had
             parts.insert(0, " ".join(extra_args))
-        for part in parts:
-            digest.update(part if isinstance(part, bytes) else part.encode())
-            digest.update(b"\0")
-        key = os.path.join(tools.cache_dir, digest.hexdigest())
-        if os.path.exists(key + ".fail"):
-            return False
-        if os.path.exists(key + ".spv"):
-            shutil.copyfile(key + ".spv", spv)
-            return True
-    args = [tools.glslang, "-V", *extra_args]
-    if glslang_env:
-        args += ["--target-env", glslang_env]
-    args += [os.path.basename(source), "-o", spv]
-    code, _ = run(args, cwd=folder)
-    compiled = code == 0 and os.path.isfile(spv)
-    if key:
-        # Write under a temporary name and rename: parallel runs may share the cache.
-        fd, temp = tempfile.mkstemp(dir=tools.cache_dir, suffix=".tmp")
-        os.close(fd)
-        if compiled:
-            shutil.copyfile(spv, temp)
-        os.replace(temp, key + (".spv" if compiled else ".fail"))
-    return compiled
+
+    def build():
+        args = [tools.glslang, "-V", *extra_args]
+        if glslang_env:
+            args += ["--target-env", glslang_env]
+        code, _ = run(args + [os.path.basename(source), "-o", spv], cwd=folder)
+        return code == 0, ""
+
+    return cached_build(tools.cache_dir, parts, spv, build)[0]
 
 
 def find_shaders(corpus):
