@@ -5,6 +5,7 @@
 
 #include "io/input_formats.h"
 #include "io/message_capture.h"
+#include "io/newer_spirv.h"
 #include "spirv-tools/libspirv.hpp"
 
 namespace spirv_conv {
@@ -48,9 +49,17 @@ Expected<std::vector<uint32_t>> WordsFromAssembly(const std::string& name, const
     // Report as "file:line:col: message", the form editors jump to. The
     // assembler counts lines and columns from 0.
     if (errors.empty()) return MakeError(ExitCode::kBadInput, name, "cannot assemble");
+    std::string message = errors.First("");
+    // A name from a newer SPIR-V grammar: say so, and how to write it anyway.
+    if (std::optional<UnknownEnumerant> newer = NewerEnumerantInAssemblerMessage(message)) {
+      message = BundledSpirvTools() + " does not know " + newer->Describe() +
+                (newer->kind == "Op"
+                     ? std::string()
+                     : "; its assembler takes the number, !" + std::to_string(newer->value));
+    }
     return Error{ExitCode::kBadInput, name + ":" + std::to_string(errors.position().line + 1) +
                                           ":" + std::to_string(errors.position().column + 1) +
-                                          ": " + errors.First("")};
+                                          ": " + message};
   }
   return words;
 }

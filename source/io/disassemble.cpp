@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 #include "io/message_capture.h"
+#include "io/newer_spirv.h"
 #include "spirv-tools/libspirv.hpp"
 #include "spirv_conv/emit.h"
 
@@ -21,6 +22,12 @@ Expected<std::string> Disassemble(const std::vector<uint32_t>& words, spv_target
   tools.SetMessageConsumer(errors.Consumer());
   std::string text;
   if (!tools.Disassemble(words, &text, flags)) {
+    const io::NewerSpirvScan scan = io::ScanForNewerSpirv(words, env);
+    if (scan.FoundNewer()) {
+      return MakeError(ExitCode::kBadInput, name,
+                       "cannot disassemble: " + io::BundledSpirvTools() + " does not know " +
+                           io::DescribeAll(scan.All()));
+    }
     return MakeError(ExitCode::kBadInput, name,
                      "cannot disassemble: " + errors.First("malformed module"));
   }

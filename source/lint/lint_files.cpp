@@ -57,7 +57,8 @@ FileFindings LintFile(const std::string& path, const LintInputOptions& input,
       return result;
     }
   }
-  Expected<std::unique_ptr<spvtools::opt::IRContext>> context = BuildIrContext(*binary);
+  Expected<std::unique_ptr<spvtools::opt::IRContext>> context =
+      BuildIrContext(*binary, IrLoad::kAnalysis);
   if (!context) {
     result.error = NamingFile(context.error(), binary->name);
     return result;

@@ -48,7 +48,8 @@ struct CheckedModule {
 
 Expected<CheckedModule> Analyse(SpirvBinary binary, const MotionOptions& motion) {
   CheckedModule module{std::move(binary), nullptr, nullptr};
-  Expected<std::unique_ptr<spvtools::opt::IRContext>> context = BuildIrContext(module.binary);
+  Expected<std::unique_ptr<spvtools::opt::IRContext>> context =
+      BuildIrContext(module.binary, IrLoad::kExact);
   if (!context) return context.error();
   module.context = std::move(*context);
   auto analysis = motion::AnalyseForMotion(*module.context, motion, module.binary.name);

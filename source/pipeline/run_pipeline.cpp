@@ -41,7 +41,7 @@ Expected<std::vector<std::unique_ptr<NonUniformPass>>> CreatePasses(const Pipeli
 Expected<std::unique_ptr<spvtools::opt::IRContext>> OptimizedIr(
     const SpirvBinary& binary, const PipelineOptions& options,
     std::vector<OptimizerPassResult>* optimizer_log) {
-  if (options.optimizer.flags.empty()) return BuildIrContext(binary);
+  if (options.optimizer.flags.empty()) return BuildIrContext(binary, IrLoad::kExact);
   GuardedOptimizerOptions optimizer = options.optimizer;
   optimizer.validator = options.validator;
   optimizer.validate_each_pass = !options.skip_input_validation;
@@ -65,7 +65,8 @@ Expected<SpirvBinary> RunControlFlowPass(const SpirvBinary& binary, const Valida
         ValidateSpirv(binary.words, binary.target_env, validator, binary.name, ExitCode::kBadInput);
     if (!valid && !IsStructuredControlFlowError(valid.error().message)) return valid.error();
   }
-  Expected<std::unique_ptr<spvtools::opt::IRContext>> context = BuildIrContext(binary);
+  Expected<std::unique_ptr<spvtools::opt::IRContext>> context =
+      BuildIrContext(binary, IrLoad::kExact);
   if (!context) return context.error();
   io::MessageCapture errors;
   pass->SetMessageConsumer(errors.Consumer());
@@ -104,11 +105,17 @@ Expected<SpirvBinary> Reconverged(const SpirvBinary& binary, const ValidatorFlag
       RunControlFlowPass(binary, validator, true, &pass, [&] { return pass.error(); });
   if (!predicated) return predicated;
   *stats = pass.stats();
-  return StructurizeBinary(*predicated, validator, false, structurize_stats);
+  // The pass leaves the structured control-flow rules to the structurizer;
+  // any other rule its output breaks is the pass's fault, not the input's.
+  Status valid = ValidateSpirv(predicated->words, binary.target_env, validator,
+                               binary.name + " (reconverged)", ExitCode::kInvalidOutput);
+  if (!valid && !IsStructuredControlFlowError(valid.error().message)) return valid.error();
+  return StructurizeBinary(*predicated, validator, true, structurize_stats);
 }
 
 Expected<std::map<uint32_t, double>> IssueCosts(const SpirvBinary& binary) {
-  Expected<std::unique_ptr<spvtools::opt::IRContext>> context = BuildIrContext(binary);
+  Expected<std::unique_ptr<spvtools::opt::IRContext>> context =
+      BuildIrContext(binary, IrLoad::kExact);
   if (!context) return context.error();
   return passes::ExpectedIssuesPerFunction(context->get());
 }
@@ -124,7 +131,8 @@ std::string OneDecimal(double value) {
 void RecordReconvergeDecisions(const SpirvBinary& output, const ReconvergeStats& stats,
                                ChangeLog* log) {
   if (stats.decisions.empty()) return;
-  Expected<std::unique_ptr<spvtools::opt::IRContext>> context = BuildIrContext(output);
+  Expected<std::unique_ptr<spvtools::opt::IRContext>> context =
+      BuildIrContext(output, IrLoad::kExact);
   for (const ReconvergeStats::Decision& decision : stats.decisions) {
     const spvtools::opt::Instruction* function =
         context ? (*context)->get_def_use_mgr()->GetDef(decision.function) : nullptr;

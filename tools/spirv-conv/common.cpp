@@ -104,7 +104,8 @@ UniformityOptions AnalysisFlags::Uniformity() const {
 void AddAnalysisFlags(CLI::App* command, AnalysisFlags* flags) {
   command->add_flag("--skip-validation", flags->skip_validation,
                     "Analyse without validating the input first (for modules spirv-val 2023.1 "
-                    "rejects); the analysis may then refuse IR it cannot model");
+                    "rejects; capabilities and execution modes newer than it are left out, with a "
+                    "warning); the analysis may then refuse IR it cannot model");
   AddConcurrentWritesFlag(command, &flags->no_concurrent_writes);
   AddInputFlags(command, &flags->input);
 }
@@ -125,7 +126,8 @@ Expected<LoadedModule> LoadForAnalysis(const std::string& file, const AnalysisFl
                                  binary->name, ExitCode::kBadInput);
     if (!valid) return valid.error();
   }
-  Expected<std::unique_ptr<spvtools::opt::IRContext>> context = BuildIrContext(*binary);
+  Expected<std::unique_ptr<spvtools::opt::IRContext>> context =
+      BuildIrContext(*binary, IrLoad::kAnalysis);
   if (!context) return context.error();
   return LoadedModule{std::move(binary.value()), std::move(context.value())};
 }

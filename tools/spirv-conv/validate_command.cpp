@@ -23,7 +23,8 @@ Command AddValidateCommand(CLI::App& app) {
   CLI::App* command = app.add_subcommand(
       "validate",
       "Validate each input with spirv-val for its target env. Prints one line per valid module; "
-      "exits 1 if any module is invalid, 2 if any cannot be loaded.");
+      "exits 1 if any module is invalid, 2 if any cannot be loaded or uses SPIR-V newer than the "
+      "bundled SPIRV-Tools.");
   AddFilesOption(command, &flags->files);
   command->add_flag("-q,--quiet", flags->quiet, "Print nothing for valid modules");
   AddInputFlags(command, &flags->input);
