@@ -27,12 +27,33 @@ class PromoteVariables : public spvtools::opt::MemPass {
   Status Process() override {
     Status status = Status::SuccessWithoutChange;
     for (Function* function : functions_) {
+      if (HoldsPointers(function)) continue;
       status =
           CombineStatus(status, spvtools::opt::SSARewriter(this).RewriteFunctionIntoSSA(function));
       if (status == Status::Failure) break;
     }
     return status;
   }
+  // A Function variable that holds a storage buffer or workgroup pointer
+  // (SPV_KHR_variable_pointers; the structurizer makes them for such values
+  // that cross blocks). The 2023.1 rewriter takes a load or store through a
+  // pointer loaded from a variable for one of the variable itself
+  // (MemPass::GetPtr); such a function keeps its variables, which is correct.
+  bool HoldsPointers(Function* function) {
+    auto* defs = context()->get_def_use_mgr();
+    for (Instruction& inst : *function->entry()) {
+      if (inst.opcode() != spv::Op::OpVariable) continue;
+      const Instruction* type = defs->GetDef(inst.type_id());
+      const Instruction* pointee = defs->GetDef(type->GetSingleWordInOperand(1));
+      if (pointee->opcode() != spv::Op::OpTypePointer) continue;
+      const auto storage = static_cast<spv::StorageClass>(pointee->GetSingleWordInOperand(0));
+      if (storage == spv::StorageClass::StorageBuffer || storage == spv::StorageClass::Workgroup) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   std::vector<Function*> functions_;
 };
 

@@ -891,5 +891,141 @@ OpFunctionEnd
   EXPECT_EQ(test::CountOpcode(*output, spv::Op::OpTypeForwardPointer), 1u);
 }
 
+// Pointers that cross blocks under SPV_KHR_variable_pointers (the shape of
+// spirv-cross' variable-pointers-2.asm.comp, issue 38): two pointer phis in a
+// loop header, loaded through in the body, advanced in the continue target.
+// Structurizing goes out of SSA through Function variables, which may hold
+// such pointers; the variables stay (SPIRV-Tools 2023.1's SSA rewriter would
+// take a store through a loaded pointer for a store to the variable). Both
+// transforms used to refuse it ("a pointer or opaque value used outside its
+// block"). The simulator has no variable pointers: validation, and the
+// stores through the pointers are still there.
+TEST(StructurizeTest, VariablePointersCrossingBlocksAreKeptInVariables) {
+  const std::string module = R"(; Version: 1.3
+OpCapability Shader
+OpCapability VariablePointers
+OpExtension "SPV_KHR_variable_pointers"
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main" %lid
+OpExecutionMode %main LocalSize 4 1 1
+OpDecorate %lid BuiltIn LocalInvocationId
+OpDecorate %rta ArrayStride 4
+OpMemberDecorate %S 0 Offset 0
+OpDecorate %S Block
+OpDecorate %a DescriptorSet 0
+OpDecorate %a Binding 0
+OpDecorate %b DescriptorSet 0
+OpDecorate %b Binding 1
+OpDecorate %int_ptr ArrayStride 4
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%int = OpTypeInt 32 1
+%uint = OpTypeInt 32 0
+%v3uint = OpTypeVector %uint 3
+%in_v3uint = OpTypePointer Input %v3uint
+%lid = OpVariable %in_v3uint Input
+%uint_0 = OpConstant %uint 0
+%uint_1 = OpConstant %uint 1
+%rta = OpTypeRuntimeArray %int
+%S = OpTypeStruct %rta
+%S_ptr = OpTypePointer StorageBuffer %S
+%a = OpVariable %S_ptr StorageBuffer
+%b = OpVariable %S_ptr StorageBuffer
+%int_ptr = OpTypePointer StorageBuffer %int
+%bool = OpTypeBool
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%pa = OpAccessChain %int_ptr %a %uint_0 %uint_0
+%pb = OpAccessChain %int_ptr %b %uint_0 %uint_0
+OpBranch %header
+%header = OpLabel
+%p = OpPhi %int_ptr %pa %entry %p_next %continue
+%q = OpPhi %int_ptr %pb %entry %q_next %continue
+%x = OpLoad %int %p
+%y = OpLoad %int %q
+%differ = OpINotEqual %bool %x %y
+OpLoopMerge %merge %continue None
+OpBranchConditional %differ %body %merge
+%body = OpLabel
+%sum = OpIAdd %int %x %y
+OpStore %p %sum
+OpStore %q %sum
+OpBranch %continue
+%continue = OpLabel
+%p_next = OpPtrAccessChain %int_ptr %p %uint_1
+%q_next = OpPtrAccessChain %int_ptr %q %uint_1
+OpBranch %header
+%merge = OpLabel
+OpReturn
+OpFunctionEnd
+)";
+  const SpirvBinary input = test::MustLoad("variable_pointers.spvasm", module);
+  // Validated by StructurizeBinary and ReconvergeBinary.
+  Expected<SpirvBinary> output = StructurizeBinary(input, ValidatorFlags(), false);
+  ASSERT_TRUE(output.ok()) << output.error().message;
+  // The two stores through %p and %q, and the pointers' variables are stored
+  // to: in the entry, the header (for the body) and the continue target.
+  size_t stores_of_sum = 0;
+  ForEachInstruction(*output, [&](spv::Op opcode, const std::vector<uint32_t>& operands) {
+    if (opcode == spv::Op::OpStore && operands.size() == 2) ++stores_of_sum;
+  });
+  EXPECT_GE(stores_of_sum, 2u + 6u);
+  Expected<SpirvBinary> reconverged = ReconvergeBinary(input, ValidatorFlags(), false);
+  ASSERT_TRUE(reconverged.ok()) << reconverged.error().message;
+}
+
+// An acceleration structure converted from a 64-bit address in one block and
+// used in another (spirv-cross' ray-query-force-temporary-rtas.asm.comp): the
+// conversion is recomputed where it is used, from the address's variable.
+TEST(StructurizeTest, AccelerationStructureFromAnAddressIsRecomputed) {
+  const std::string module = R"(; Version: 1.4
+OpCapability Shader
+OpCapability Int64
+OpCapability RayQueryKHR
+OpExtension "SPV_KHR_ray_query"
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main" %pc
+OpExecutionMode %main LocalSize 1 1 1
+OpMemberDecorate %PC 0 Offset 0
+OpDecorate %PC Block
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%uint = OpTypeInt 32 0
+%ulong = OpTypeInt 64 0
+%float = OpTypeFloat 32
+%v3float = OpTypeVector %float 3
+%PC = OpTypeStruct %ulong
+%PC_ptr = OpTypePointer PushConstant %PC
+%pc = OpVariable %PC_ptr PushConstant
+%ulong_ptr = OpTypePointer PushConstant %ulong
+%as = OpTypeAccelerationStructureKHR
+%rq_type = OpTypeRayQueryKHR
+%rq_ptr = OpTypePointer Function %rq_type
+%uint_0 = OpConstant %uint 0
+%uint_255 = OpConstant %uint 255
+%float_0 = OpConstant %float 0
+%float_1 = OpConstant %float 1
+%dir = OpConstantComposite %v3float %float_0 %float_0 %float_1
+%origin = OpConstantComposite %v3float %float_0 %float_0 %float_0
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%rq = OpVariable %rq_ptr Function
+OpBranch %convert
+%convert = OpLabel
+%address_ptr = OpAccessChain %ulong_ptr %pc %uint_0
+%address = OpLoad %ulong %address_ptr
+%handle = OpConvertUToAccelerationStructureKHR %as %address
+OpBranch %use
+%use = OpLabel
+OpRayQueryInitializeKHR %rq %handle %uint_0 %uint_255 %origin %float_0 %dir %float_1
+OpReturn
+OpFunctionEnd
+)";
+  const SpirvBinary input = test::MustLoad("ray_query.spvasm", module);
+  Expected<SpirvBinary> output = StructurizeBinary(input, ValidatorFlags(), false);
+  ASSERT_TRUE(output.ok()) << output.error().message;  // validated by StructurizeBinary
+  EXPECT_GE(test::CountOpcode(*output, spv::Op::OpConvertUToAccelerationStructureKHR), 1u);
+}
+
 }  // namespace
 }  // namespace spirv_conv

@@ -10,6 +10,8 @@
 
 #include "passes/value_types.h"
 #include "source/opt/def_use_manager.h"
+#include "source/opt/feature_manager.h"
+#include "source/opt/ir_context.h"
 
 namespace spirv_conv {
 namespace structurize {
@@ -29,8 +31,28 @@ bool IsRecomputable(spv::Op opcode) {
     case spv::Op::OpCopyObject:
     case spv::Op::OpSampledImage:
     case spv::Op::OpImage:
-    case spv::Op::OpLoad:  // only of an opaque handle, see below
+    case spv::Op::OpLoad:                                // only of an opaque handle, see below
+    case spv::Op::OpConvertUToAccelerationStructureKHR:  // of a 64-bit address
       return true;
+    default:
+      return false;
+  }
+}
+
+// A pointer a Function variable may hold: under SPV_KHR_variable_pointers,
+// one into a storage buffer (VariablePointersStorageBuffer) or into workgroup
+// memory (VariablePointers). Such a value is demoted like any other.
+bool IsStorablePointerType(spvtools::opt::IRContext* context, uint32_t type_id) {
+  const Instruction* type = context->get_def_use_mgr()->GetDef(type_id);
+  if (type == nullptr || type->opcode() != spv::Op::OpTypePointer) return false;
+  const auto* features = context->get_feature_mgr();
+  const bool variable_pointers = features->HasCapability(spv::Capability::VariablePointers);
+  switch (static_cast<spv::StorageClass>(type->GetSingleWordInOperand(0))) {
+    case spv::StorageClass::StorageBuffer:
+      return variable_pointers ||
+             features->HasCapability(spv::Capability::VariablePointersStorageBuffer);
+    case spv::StorageClass::Workgroup:
+      return variable_pointers;
     default:
       return false;
   }
@@ -110,7 +132,8 @@ class Demoter {
     if (known != local_.end()) return known->second;
     Instruction* definition = def_inst_.at(id);
     uint32_t result = 0;
-    if (!passes::IsPointerOrOpaqueType(graph_->context(), definition->type_id())) {
+    if (!passes::IsPointerOrOpaqueType(graph_->context(), definition->type_id()) ||
+        IsStorablePointerType(graph_->context(), definition->type_id())) {
       auto [slot, fresh] = variable_.emplace(id, 0);
       if (fresh) {
         slot->second = graph_->NewVariable(definition->type_id());
