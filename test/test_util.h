@@ -82,6 +82,34 @@ inline bool HasOpcode(const std::vector<uint32_t>& words, uint32_t opcode) {
   return false;
 }
 
+// A GLCompute module (SPIR-V 1.0) with a uniform block { float; vec3 } whose
+// vec3 member sits at |offset|: std140 wants 16, scalar layout accepts 4.
+inline std::string UniformBlockModule(int offset) {
+  return R"(; Version: 1.0
+OpCapability Shader
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main"
+OpExecutionMode %main LocalSize 1 1 1
+OpDecorate %Block Block
+OpMemberDecorate %Block 0 Offset 0
+OpMemberDecorate %Block 1 Offset )" +
+         std::to_string(offset) + R"(
+OpDecorate %ubo DescriptorSet 0
+OpDecorate %ubo Binding 0
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%float = OpTypeFloat 32
+%v3float = OpTypeVector %float 3
+%Block = OpTypeStruct %float %v3float
+%ptr = OpTypePointer Uniform %Block
+%ubo = OpVariable %ptr Uniform
+%main = OpFunction %void None %fn
+%entry = OpLabel
+OpReturn
+OpFunctionEnd
+)";
+}
+
 }  // namespace test
 }  // namespace spirv_conv
 

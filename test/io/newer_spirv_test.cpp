@@ -255,33 +255,6 @@ TEST(NewerSpirvValidation, AnUnknownExtensionIsNamedWhenTheModuleIsRejected) {
   EXPECT_TRUE(Validate(Compute("OpExtension \"SPV_KHR_compute_shader_derivatives\"\n")).ok());
 }
 
-// A uniform block whose vec3 member sits at |offset|.
-std::string UniformBlock(int offset) {
-  return R"(; Version: 1.0
-OpCapability Shader
-OpMemoryModel Logical GLSL450
-OpEntryPoint GLCompute %main "main"
-OpExecutionMode %main LocalSize 1 1 1
-OpDecorate %Block Block
-OpMemberDecorate %Block 0 Offset 0
-OpMemberDecorate %Block 1 Offset )" +
-         std::to_string(offset) + R"(
-OpDecorate %ubo DescriptorSet 0
-OpDecorate %ubo Binding 0
-%void = OpTypeVoid
-%fn = OpTypeFunction %void
-%float = OpTypeFloat 32
-%v3float = OpTypeVector %float 3
-%Block = OpTypeStruct %float %v3float
-%ptr = OpTypePointer Uniform %Block
-%ubo = OpVariable %ptr Uniform
-%main = OpFunction %void None %fn
-%entry = OpLabel
-OpReturn
-OpFunctionEnd
-)";
-}
-
 Status ValidateVulkan10(const std::string& text, const ValidatorFlags& flags = {}) {
   const SpirvBinary binary = test::MustAssemble(text);
   return ValidateSpirv(binary.words, SPV_ENV_VULKAN_1_0, flags, "b.spv", ExitCode::kFindings);
@@ -295,12 +268,12 @@ std::string Tail(const Status& status) {
 
 TEST(LayoutHint, TheLeastRelaxationThatAcceptsIsNamed) {
   // vec3 at offset 4: relaxed block layout suffices.
-  Status status = ValidateVulkan10(UniformBlock(4));
+  Status status = ValidateVulkan10(test::UniformBlockModule(4));
   ASSERT_FALSE(status.ok());
   EXPECT_EQ(status.error().code, ExitCode::kFindings);
   EXPECT_EQ(Tail(status), "; --relax-block-layout accepts it");
   // vec3 at offset 8 straddles a 16-byte boundary: only scalar layout.
-  status = ValidateVulkan10(UniformBlock(8));
+  status = ValidateVulkan10(test::UniformBlockModule(8));
   ASSERT_FALSE(status.ok());
   EXPECT_EQ(status.error().message,
             "b.spv: invalid SPIR-V for vulkan1.0: Structure id 2 decorated as Block for variable "
@@ -310,14 +283,14 @@ TEST(LayoutHint, TheLeastRelaxationThatAcceptsIsNamed) {
   // Already relaxed: the next one that helps.
   ValidatorFlags relaxed;
   relaxed.relax_block_layout = true;
-  status = ValidateVulkan10(UniformBlock(8), relaxed);
+  status = ValidateVulkan10(test::UniformBlockModule(8), relaxed);
   ASSERT_FALSE(status.ok());
   EXPECT_EQ(Tail(status), "; --scalar-block-layout accepts it");
 }
 
 TEST(LayoutHint, NoHintWhenNoRelaxationAccepts) {
   // Member 1 overlaps member 0: no layout allows that.
-  const Status status = ValidateVulkan10(UniformBlock(2));
+  const Status status = ValidateVulkan10(test::UniformBlockModule(2));
   ASSERT_FALSE(status.ok());
   EXPECT_EQ(status.error().message.find("accepts it"), std::string::npos) << status.error().message;
 }

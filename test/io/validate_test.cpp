@@ -60,28 +60,7 @@ TEST(Validate, TheFailureCodeIsTheCallers) {
 TEST(Validate, RelaxationFlagsReachTheValidator) {
   // A uniform block with a vec3 at offset 4: legal only under scalar layout
   // (VK_EXT_scalar_block_layout), rejected by the default std140 rules.
-  const SpirvBinary binary = test::MustAssemble(R"(; Version: 1.0
-OpCapability Shader
-OpMemoryModel Logical GLSL450
-OpEntryPoint GLCompute %main "main"
-OpExecutionMode %main LocalSize 1 1 1
-OpDecorate %Block Block
-OpMemberDecorate %Block 0 Offset 0
-OpMemberDecorate %Block 1 Offset 4
-OpDecorate %ubo DescriptorSet 0
-OpDecorate %ubo Binding 0
-%void = OpTypeVoid
-%fn = OpTypeFunction %void
-%float = OpTypeFloat 32
-%v3float = OpTypeVector %float 3
-%Block = OpTypeStruct %float %v3float
-%ptr = OpTypePointer Uniform %Block
-%ubo = OpVariable %ptr Uniform
-%main = OpFunction %void None %fn
-%entry = OpLabel
-OpReturn
-OpFunctionEnd
-)");
+  const SpirvBinary binary = test::MustAssemble(test::UniformBlockModule(4));
   EXPECT_FALSE(ValidateSpirv(binary.words, SPV_ENV_VULKAN_1_0, {}, "s", ExitCode::kFindings).ok());
   ValidatorFlags scalar;
   scalar.scalar_block_layout = true;
