@@ -5,10 +5,11 @@
 //
 // Uniformity claims:
 //  - `inMaterialIndex` is flat: constant across one primitive, but different
-//    primitives in the same draw (and the same subgroup/quad) may differ, so
-//    it is NON-UNIFORM (divergent). Hence every descriptor index derived from
-//    it is wrapped in nonuniformEXT() -> NonUniform decorations in SPIR-V.
-//  - `materials[matIdx]` loads are therefore non-uniform too.
+//    primitives in the same draw (and the same subgroup) may differ, so it is
+//    NON-UNIFORM; a quad never spans primitives, so it is QUAD-uniform.
+//    Every descriptor index derived from it needs nonuniformEXT() ->
+//    NonUniform decorations in SPIR-V.
+//  - `materials[matIdx]` loads (a read-only buffer) are quad-uniform too.
 //  - Note: glslang 12.0 decorates the OpCopyObject index, OpAccessChain and
 //    OpLoad of the image with NonUniform, but NOT the OpSampledImage result
 //    (the sampled-image operand of OpImageSampleImplicitLod). Wrapping the
@@ -17,8 +18,10 @@
 //  - `lighting` (UBO) is UNIFORM.
 //  - texture() (implicit LOD) is called at top level: UNIFORM control flow,
 //    derivatives are well-defined. Not a bug.
-//  - `if (mat.alphaCutoff > 0.0 && ...) discard;` is a DIVERGENT branch at
-//    the end, after all texture sampling.
+//  - `if (mat.alphaCutoff > 0.0 && ...) discard;` at the end, after all
+//    texture sampling: the branch with the `if`'s line is the first operand
+//    of `&&` (short-circuit), on `mat.alphaCutoff`: QUAD; the discard is
+//    decided divergently by the texel's alpha.
 #version 450
 #extension GL_EXT_nonuniform_qualifier : require
 
@@ -68,7 +71,7 @@ void main()
                  diffuseScale * ndotl * lighting.sunColor.rgb * lighting.sunColor.a);
     color += mat.emissive;
 
-    if (mat.alphaCutoff > 0.0 && albedo.a < mat.alphaCutoff) {  // EXPECT: branch divergent
+    if (mat.alphaCutoff > 0.0 && albedo.a < mat.alphaCutoff) {  // EXPECT: branch quad
         discard;
     }
     outColor = vec4(color, albedo.a);

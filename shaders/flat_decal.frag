@@ -5,12 +5,10 @@
 //  - Flat inputs are constant over one primitive, but one draw covers many
 //    decals and one subgroup can hold fragments of several primitives, so
 //    `inDecalKind` and `inLayer` are NOT uniform and NOT subgroup-uniform.
-//    (Within one quad they are the same, since a quad's fragments all come
-//    from one primitive; the analysis models every input as divergent,
-//    docs/uniformity.md, so "divergent" is the expected, sound verdict. A
-//    branch on a flat input is therefore reported as divergent, and so is
-//    the control flow inside it.)
-//  - gl_FrontFacing differs between primitives: DIVERGENT.
+//    A quad's fragments (helpers included) all come from one primitive, so
+//    they are QUAD-uniform: a branch on a flat input is "quad", and so is the
+//    control flow inside it (implicit-LOD sampling there is legal).
+//  - gl_FrontFacing is per primitive too: QUAD.
 //  - The first texture() is at the top level: UNIFORM control flow.
 //  - `decal.fadeMode` (UBO) decides UNIFORMLY.
 #version 450
@@ -34,11 +32,11 @@ void main()
 {
     vec4 color = texture(decalAtlas, vec3(inUV, float(inLayer)));  // EXPECT: cf uniform
 
-    if (inDecalKind == 2) {                                          // EXPECT: branch divergent
-        color.rgb += texture(grimeTex, inUV * 4.0).rgb;              // EXPECT: cf divergent
+    if (inDecalKind == 2) {                                          // EXPECT: branch quad
+        color.rgb += texture(grimeTex, inUV * 4.0).rgb;              // EXPECT: cf quad
     }
 
-    switch (clamp(inDecalKind, 0, 2)) {                              // EXPECT: branch divergent
+    switch (clamp(inDecalKind, 0, 2)) {                              // EXPECT: branch quad
     case 0:
         color *= decal.tint;
         break;
@@ -49,7 +47,7 @@ void main()
         break;
     }
 
-    if (!gl_FrontFacing) {                                           // EXPECT: branch divergent
+    if (!gl_FrontFacing) {                                           // EXPECT: branch quad
         color.rgb *= decal.backfaceDim;
     }
 

@@ -13,6 +13,8 @@
 #include <set>
 #include <unordered_map>
 
+#include "analysis/barrier_intervals.h"
+#include "analysis/module_writes.h"
 #include "analysis/uniformity_solver.h"
 #include "spirv_conv/uniformity.h"
 
@@ -106,6 +108,7 @@ class UniformityInfo::Impl : public analysis::SolverHost {
   analysis::ModuleIndex index_;
   std::vector<uint32_t> node_of_id_;  // result id -> node in its function's model
   std::unordered_map<uint32_t, std::unique_ptr<FunctionModel>> models_;  // by function id
+  std::unique_ptr<analysis::ModuleWrites> module_writes_;                // over models_
   std::vector<uint32_t> function_order_;
   std::map<std::pair<uint32_t, CallContext>, std::unique_ptr<FunctionState>> states_;
   std::set<std::pair<uint32_t, CallContext>> in_progress_;
@@ -149,6 +152,7 @@ class UniformityInfo::Impl : public analysis::SolverHost {
       kFixed,    // |level|, whatever the shader does
       kWritten,  // what the shader stores to it (written_)
       kBuiltIn,  // a built-in input: BuiltInLevel(|builtin|) for the calling stages
+      kFlat,     // a Flat or PerPrimitiveEXT input: quad-uniform in fragment shaders
     };
     Kind kind = Kind::kFixed;
     Uniformity level = Uniformity::kDivergent;
@@ -213,6 +217,13 @@ Status UniformityInfo::Impl::Run() {
       if (node_id != 0) function_of_id_[node_id] = id;
     }
     models_[id] = std::move(model);
+  }
+  module_writes_ = std::make_unique<analysis::ModuleWrites>(index_, models_);
+  std::unordered_set<uint32_t> entry_points;
+  for (auto& entry : module.entry_points()) entry_points.insert(entry.GetSingleWordInOperand(1));
+  for (auto& [id, model] : models_) {
+    model->barrier_separated_loads =
+        analysis::BarrierSeparatedLoads(*model, *module_writes_, entry_points.count(id) != 0);
   }
 
   // Outer fixed point over the module-scope variables the shader writes.
@@ -314,6 +325,11 @@ UniformityInfo::Impl::VariableClass UniformityInfo::Impl::BufferClass(
   if (analysis::IsReadOnly(index_, variable)) {
     return {Kind::kFixed, kU, 0, "read-only memory (NonWritable): the same for every invocation"};
   }
+  // Nothing in the module writes it, so no invocation of this dispatch
+  // changes it while another reads it (docs/uniformity.md, "Memory").
+  if (!module_writes_->MayWrite(variable.result_id())) {
+    return {Kind::kFixed, kU, 0, "memory no instruction of the module writes"};
+  }
   if (options_.assume_no_concurrent_writes) {
     return {Kind::kWritten, kU, 0, "memory written by the shader (no concurrent writers assumed)"};
   }
@@ -329,6 +345,11 @@ const UniformityInfo::Impl::VariableClass& UniformityInfo::Impl::ClassOf(uint32_
   const auto storage = static_cast<spv::StorageClass>(variable->GetSingleWordInOperand(0));
   switch (storage) {
     case spv::StorageClass::UniformConstant:
+      // A storage image or texel buffer is memory the dispatch may write.
+      c = analysis::IsStorageImage(index_, *variable)
+              ? BufferClass(*variable)
+              : VariableClass{Kind::kFixed, kU, 0, "uniform memory: the same for every invocation"};
+      break;
     case spv::StorageClass::PushConstant:
       c = {Kind::kFixed, kU, 0, "uniform memory: the same for every invocation"};
       break;
@@ -354,9 +375,10 @@ const UniformityInfo::Impl::VariableClass& UniformityInfo::Impl::ClassOf(uint32_
       uint32_t builtin = 0;
       if (index_.DecorationOperand(id, spv::Decoration::BuiltIn, &builtin)) {
         c = {Kind::kBuiltIn, kD, builtin, ""};
+      } else if (analysis::IsPerPrimitive(index_, *variable)) {
+        c = {Kind::kFlat, kD, 0, ""};
       } else {
-        c = {Kind::kFixed, kD, 0,
-             "a shader input: varies per invocation (Flat too: one subgroup can span primitives)"};
+        c = {Kind::kFixed, kD, 0, "a shader input: varies per invocation"};
       }
       break;
     }
@@ -378,6 +400,16 @@ Uniformity UniformityInfo::Impl::VariableContent(uint32_t id, uint32_t models, c
       return unknown_write_ ? kD : written_[id];
     case VariableClass::Kind::kBuiltIn:
       return analysis::BuiltInLevel(static_cast<spv::BuiltIn>(c.builtin), models, note);
+    case VariableClass::Kind::kFlat:
+      // One subgroup can span primitives, a quad cannot.
+      if (models == analysis::kModelFragment) {
+        *note =
+            "a flat input: the same for every fragment of a primitive, and a quad never spans "
+            "primitives";
+        return Uniformity::kQuad;
+      }
+      *note = "a flat input: varies between primitives, and one subgroup can span them";
+      return kD;
   }
   *note = "memory the analysis does not model";
   return kD;

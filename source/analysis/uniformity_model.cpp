@@ -58,8 +58,15 @@ PointerRoot FindRoot(const ModuleIndex& index, uint32_t pointer_id) {
                 static_cast<spv::StorageClass>(InOperandWord(*def, 0))};
       case spv::Op::OpFunctionParameter:
         return {PointerRoot::Kind::kParameter, ResultIdOf(*def), spv::StorageClass::Function};
-      default:
-        return {};
+      default: {
+        // Untraceable, but its storage class bounds what it may point to.
+        PointerRoot unknown;
+        const Instruction* type = index.Def(def->type_id());
+        if (type != nullptr && type->opcode() == spv::Op::OpTypePointer) {
+          unknown.storage = static_cast<spv::StorageClass>(InOperandWord(*type, 0));
+        }
+        return unknown;
+      }
     }
   }
   return {};
@@ -286,6 +293,10 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
   // and stored value may be defined further on (a phi's operand), so their
   // nodes are looked up after it.
   std::vector<std::pair<uint32_t, uint32_t>> write_ids;  // per write: (pointer, value or 0)
+  struct ArgumentStoreIds {
+    uint32_t call, argument, variable, value;
+  };
+  std::vector<ArgumentStoreIds> argument_store_ids;
   auto add_write = [&](MemoryWrite w, uint32_t pointer, uint32_t value) {
     m.writes.push_back(w);
     write_ids.emplace_back(pointer, value);
@@ -331,6 +342,17 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
           for (uint32_t a = 1; a < ids.size(); ++a) {
             const uint32_t arg = ids[a];
             if (!index.IsPointer(arg)) continue;
+            // The store that fills an argument temporary right before the
+            // call, in the same block (glslang -O0 passes every argument so).
+            for (uint32_t back = r; back-- > rows_of(b).first;) {
+              const FunctionBody::Row& prior = body->rows[back];
+              const CompressedLists::Range prior_ids = body->in_ids[back];
+              if (prior.opcode == spv::Op::OpStore && prior_ids[0] == arg) {
+                argument_store_ids.push_back({call, a - 1, arg, prior_ids[1]});
+                break;
+              }
+              if (std::find(prior_ids.begin(), prior_ids.end(), arg) != prior_ids.end()) break;
+            }
             MemoryWrite w;
             w.block = b;
             w.inst = &inst;
@@ -339,6 +361,21 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
             w.argument = a - 1;
             add_write(w, arg, 0);
           }
+          continue;
+        }
+        if (op == spv::Op::OpImageWrite) {  // in-operand ids: the image, the coordinate, ...
+          // The image is written through the variable it was loaded from.
+          const Instruction* image = index.Def(ids[0]);
+          MemoryWrite w;
+          w.block = b;
+          w.inst = &inst;
+          if (image != nullptr && image->opcode() == spv::Op::OpLoad) {
+            w.root = FindRoot(index, InOperandWord(*image, 0));
+          } else {
+            w.root.storage = spv::StorageClass::UniformConstant;
+          }
+          w.opaque = true;
+          add_write(w, 0, 0);
           continue;
         }
         if (op == spv::Op::OpLoad || op == spv::Op::OpAccessChain ||
@@ -367,6 +404,25 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
     const auto [pointer, value] = write_ids[i];
     m.writes[i].address = m.NodeOf(pointer);
     if (value != 0) m.writes[i].value = m.NodeOf(value);
+  }
+  // An argument temporary is what its store put there when that store and
+  // the call are the variable's only writes: no other store, no other call
+  // handed it (mip_store_helper_arg.comp).
+  if (!argument_store_ids.empty()) {
+    std::unordered_map<uint32_t, uint32_t> writes_of;  // Function variable -> writes
+    for (const MemoryWrite& w : m.writes) {
+      if (w.root.kind != PointerRoot::Kind::kVariable) continue;
+      ++writes_of[w.root.id];
+    }
+    for (const ArgumentStoreIds& a : argument_store_ids) {
+      const Instruction* variable = index.Def(a.variable);
+      if (variable->opcode() != spv::Op::OpVariable ||
+          InOperandWord(*variable, 0) != uint32_t(spv::StorageClass::Function) ||
+          writes_of[a.variable] != 2) {
+        continue;
+      }
+      m.argument_stores[{a.call, a.argument}] = m.NodeOf(a.value);
+    }
   }
 
   // Operands, phis, loads and memory writes.
@@ -447,6 +503,13 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
       for (size_t i = skip_first ? 1 : 0; i < ids.size(); ++i) {
         const uint32_t n = m.NodeOf(ids[i]);
         if (n != kNoNode) m.operands.Add(n);
+        // The value stored to an argument temporary is read by the call.
+        if (rule == Rule::kCall && !m.argument_stores.empty()) {
+          auto stored = m.argument_stores.find({self, static_cast<uint32_t>(i - 1)});
+          if (stored != m.argument_stores.end() && stored->second != kNoNode) {
+            m.operands.Add(stored->second);
+          }
+        }
       }
       if ((opcode == spv::Op::OpImageRead || opcode == spv::Op::OpImageSparseRead) &&
           !ids.empty()) {

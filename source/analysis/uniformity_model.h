@@ -11,8 +11,10 @@
 #define SOURCE_ANALYSIS_UNIFORMITY_MODEL_H_
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "analysis/cfg_analyses.h"
@@ -161,6 +163,12 @@ struct FunctionModel {
   std::vector<char> may_end_invocation;  // per block: a call that may kill
   std::vector<char> kills;               // per block: ends in OpKill etc.
   std::vector<MemoryWrite> writes;
+  // (call node, argument index) -> node of the value an argument temporary
+  // holds at the call (kNoNode: a module-level value, uniform): stored
+  // right before the call in its block, and written nowhere else.
+  std::map<std::pair<uint32_t, uint32_t>, uint32_t> argument_stores;
+  // Loads from Workgroup memory no write can race with (barrier_intervals.h).
+  std::unordered_set<uint32_t> barrier_separated_loads;
   std::vector<const Cycle*> cycles;  // parents before children
   BreakBlocks break_blocks;          // of the structured loops
   std::vector<uint32_t> parameter_ids;

@@ -124,19 +124,26 @@ Uniformity FunctionState::TemporalLevelAcross(uint32_t def, uint32_t def_block, 
     }
   };
   const CycleTree& tree = model_.graph->cycle_tree;
+  const CompressedLists::Range breaks_of_use = model_.break_blocks.cycles_of[use_block];
   for (uint32_t ci = tree.innermost[def_block];
        ci != CycleTree::kNone && !tree.Contains(ci, use_block); ci = tree.parent[ci]) {
-    // Temporal divergence, unless the value is the same on every iteration.
-    if (model_.IsInvariantAtDepth(def, tree.depth[ci])) continue;
+    // Temporal divergence, unless the value is the same on every iteration,
+    // or the use is in a break block of the cycle: the invocations there
+    // left in the same iteration, the one that computed the value (the def
+    // dominates the use, and the loop's header the def), and run it in one
+    // dynamic instance (loop_constructs.h; shadow_cascade_break_select.frag).
+    if (model_.IsInvariantAtDepth(def, tree.depth[ci]) ||
+        std::find(breaks_of_use.begin(), breaks_of_use.end(), ci) != breaks_of_use.end()) {
+      continue;
+    }
     take(ci);
   }
   // Defined in a break block (loop_constructs.h): each iteration's leavers
   // compute it in their own dynamic instance, which ends at the merge. A
   // use past the merge sees the values of different iterations.
   for (uint32_t ci : model_.break_blocks.cycles_of[def_block]) {
-    const CompressedLists::Range of_use = model_.break_blocks.cycles_of[use_block];
     if (tree.Contains(ci, use_block) ||
-        std::find(of_use.begin(), of_use.end(), ci) != of_use.end()) {
+        std::find(breaks_of_use.begin(), breaks_of_use.end(), ci) != breaks_of_use.end()) {
       continue;
     }
     take(ci);
@@ -279,6 +286,10 @@ Uniformity FunctionState::Evaluate(uint32_t n, SolverHost& host, Reason* why) {
           }
         } else {
           for (uint32_t op : model_.operands[n]) take_operand(op);
+          if (!model_.barrier_separated_loads.empty() &&
+              model_.barrier_separated_loads.count(n) != 0) {
+            break;  // nobody writes it between the barriers around it
+          }
           Reason content_why;
           const Uniformity content = LoadContent(node.root, host, &content_why);
           take(content, content_why);
@@ -294,10 +305,15 @@ Uniformity FunctionState::Evaluate(uint32_t n, SolverHost& host, Reason* why) {
           const uint32_t arg = model_.NodeOf(inst->GetSingleWordInOperand(a));
           context.parameters.push_back(arg == kNoNode ? kU : UseLevel(arg, block));
           Uniformity pointee = kU;
-          const PointerRoot root = FindRoot(*model_.index, inst->GetSingleWordInOperand(a));
-          if (root.kind != PointerRoot::Kind::kUnknown) {
-            Reason ignored;
-            pointee = LoadContent(root, host, &ignored);
+          auto stored = model_.argument_stores.find({n, a - 1});
+          if (stored != model_.argument_stores.end()) {
+            if (stored->second != kNoNode) pointee = UseLevel(stored->second, block);
+          } else {
+            const PointerRoot root = FindRoot(*model_.index, inst->GetSingleWordInOperand(a));
+            if (root.kind != PointerRoot::Kind::kUnknown) {
+              Reason ignored;
+              pointee = LoadContent(root, host, &ignored);
+            }
           }
           context.pointees.push_back(pointee);
         }

@@ -200,6 +200,14 @@ InstructionRule GroupArithmetic(const spvtools::opt::Instruction& inst, const Mo
   }
 }
 
+// Whether image value |image| has an OpTypeImage type with Dim SubpassData.
+bool IsSubpassImage(const ModuleIndex& index, uint32_t image) {
+  const auto* value = index.Def(image);
+  const auto* type = value != nullptr ? index.Def(value->type_id()) : nullptr;
+  return type != nullptr && type->opcode() == Op::OpTypeImage &&
+         static_cast<spv::Dim>(type->GetSingleWordInOperand(1)) == spv::Dim::SubpassData;
+}
+
 InstructionRule ExtInst(const spvtools::opt::Instruction& inst, const ModuleIndex& index) {
   const auto* set = index.Def(inst.GetSingleWordInOperand(0));
   const std::string name = set != nullptr ? set->GetInOperand(0).AsString() : "";
@@ -298,6 +306,18 @@ Uniformity BuiltInLevel(spv::BuiltIn builtin, uint32_t models, const char** note
     case B::BaseInstance:
       *note = "dynamically uniform within a draw";
       return kU;
+    // Per primitive, and a quad never spans primitives (helpers belong to
+    // the quad's primitive): quad-uniform in a fragment shader.
+    case B::FrontFacing:
+    case B::PrimitiveId:
+    case B::Layer:
+    case B::ViewportIndex:
+    case B::ViewIndex:
+      if (models == kModelFragment) {
+        *note = "the same for every fragment of a primitive, and a quad never spans primitives";
+        return kQ;
+      }
+      break;
     default:
       break;
   }
@@ -316,9 +336,15 @@ InstructionRule ClassifyInstruction(Op op, const spvtools::opt::Instruction& ins
   switch (op) {
     case Op::OpPhi:
       return {Rule::kPhi, kU, ""};
-    case Op::OpLoad:
     case Op::OpImageRead:
     case Op::OpImageSparseRead:
+      // A subpass read's coordinate is an offset from the fragment's own
+      // position (SPIR-V 3.8, Dim SubpassData): each fragment reads its own.
+      if (IsSubpassImage(index, inst.GetSingleWordInOperand(0))) {
+        return Fixed(kD, "an input attachment read at the fragment's own position");
+      }
+      return {Rule::kLoad, kU, ""};
+    case Op::OpLoad:
       return {Rule::kLoad, kU, ""};
     case Op::OpFunctionCall:
       return {Rule::kCall, kU, ""};
@@ -433,24 +459,51 @@ bool IsBufferBlock(const ModuleIndex& index, const spvtools::opt::Instruction& v
   return type != nullptr && index.HasDecoration(type->result_id(), spv::Decoration::BufferBlock);
 }
 
-bool IsReadOnly(const ModuleIndex& index, const spvtools::opt::Instruction& variable) {
-  if (index.HasDecoration(variable.result_id(), spv::Decoration::NonWritable)) return true;
+namespace {
+
+// Whether |variable| is decorated with one of |decorations|, or holds a
+// struct every member of which is.
+bool VariableOrEveryMember(const ModuleIndex& index, const spvtools::opt::Instruction& variable,
+                           std::initializer_list<spv::Decoration> decorations) {
+  for (spv::Decoration d : decorations) {
+    if (index.HasDecoration(variable.result_id(), d)) return true;
+  }
   const auto* type = PointeeElement(index, variable);
   if (type == nullptr || type->opcode() != spv::Op::OpTypeStruct) return false;
-  std::set<uint32_t> read_only;
+  std::set<uint32_t> members;
   for (const auto* d : index.Decorations(type->result_id())) {
-    if (d->opcode() == spv::Op::OpMemberDecorate &&
-        d->GetSingleWordInOperand(2) == uint32_t(spv::Decoration::NonWritable)) {
-      read_only.insert(d->GetSingleWordInOperand(1));
+    if (d->opcode() != spv::Op::OpMemberDecorate) continue;
+    const auto decoration = static_cast<spv::Decoration>(d->GetSingleWordInOperand(2));
+    if (std::find(decorations.begin(), decorations.end(), decoration) != decorations.end()) {
+      members.insert(d->GetSingleWordInOperand(1));
     }
   }
-  return read_only.size() == type->NumInOperands();
+  return members.size() == type->NumInOperands();
+}
+
+}  // namespace
+
+bool IsReadOnly(const ModuleIndex& index, const spvtools::opt::Instruction& variable) {
+  return VariableOrEveryMember(index, variable, {spv::Decoration::NonWritable});
+}
+
+bool IsPerPrimitive(const ModuleIndex& index, const spvtools::opt::Instruction& variable) {
+  return VariableOrEveryMember(index, variable,
+                               {spv::Decoration::Flat, spv::Decoration::PerPrimitiveEXT});
+}
+
+bool IsStorageImage(const ModuleIndex& index, const spvtools::opt::Instruction& variable) {
+  const auto* type = PointeeElement(index, variable);
+  // OpTypeImage in-operands: sampled type, Dim, Depth, Arrayed, MS, Sampled, ...
+  return type != nullptr && type->opcode() == spv::Op::OpTypeImage &&
+         type->GetSingleWordInOperand(5) != 1;
 }
 
 bool IsImmutable(const ModuleIndex& index, const spvtools::opt::Instruction& variable) {
   if (variable.opcode() != spv::Op::OpVariable) return false;
   switch (static_cast<spv::StorageClass>(variable.GetSingleWordInOperand(0))) {
     case spv::StorageClass::UniformConstant:
+      return !IsStorageImage(index, variable) || IsReadOnly(index, variable);
     case spv::StorageClass::PushConstant:
       return true;
     case spv::StorageClass::Input:

@@ -74,10 +74,16 @@ inline Uniformity AssertedLevel(const ModuleIndex& index, uint32_t id) {
 bool IsBufferBlock(const ModuleIndex& index, const spvtools::opt::Instruction& variable);
 // Whether |variable| is NonWritable, or a block all of whose members are.
 bool IsReadOnly(const ModuleIndex& index, const spvtools::opt::Instruction& variable);
+// Whether |variable| holds a storage image or storage texel buffer (an
+// OpTypeImage, through arrays, with Sampled 2, or 0: known only at run time).
+bool IsStorageImage(const ModuleIndex& index, const spvtools::opt::Instruction& variable);
+// Whether input |variable| has one value per primitive: decorated Flat or
+// PerPrimitiveEXT, or a block all of whose members are.
+bool IsPerPrimitive(const ModuleIndex& index, const spvtools::opt::Instruction& variable);
 // Whether nothing can change what |variable| holds while an invocation
-// runs: UniformConstant, PushConstant, Input, Uniform blocks (not
-// BufferBlock) and read-only buffers. A load from it at the same address
-// reads the same value on every iteration of a cycle.
+// runs: UniformConstant (but storage images), PushConstant, Input, Uniform
+// blocks (not BufferBlock) and read-only buffers and storage images. A load from it at the same
+// address reads the same value on every iteration of a cycle.
 bool IsImmutable(const ModuleIndex& index, const spvtools::opt::Instruction& variable);
 
 }  // namespace analysis

@@ -362,7 +362,8 @@ TEST(DescriptorSwitchPass, RuntimeArrayFails) {
 
 // OpImageQueryLod has no explicit form, but with a uniform index the switch
 // is uniform control flow and its derivatives stay defined: rewritten; with
-// a divergent index: refused.
+// an index from a smooth varying (not quad-uniform, as a flat one would be):
+// refused.
 TEST(DescriptorSwitchPass, QueryLodOnlyWithAQuadUniformIndex) {
   const std::string body = R"(
 OpCapability ImageQuery
@@ -370,8 +371,9 @@ OpCapability ImageQuery
 %entry = OpLabel
 %pu = OpAccessChain %ptr_Uniform_int %params %int_0
 %u = OpLoad %int %pu
-%i = OpLoad %int %idx
 %c = OpLoad %v2float %uv
+%cx = OpCompositeExtract %float %c 0
+%i = OpConvertFToS %int %cx
 %p = OpAccessChain %ptr_sampled %tex %INDEX
 %t = OpLoad %sampled %p
 %l = OpImageQueryLod %v2float %t %c

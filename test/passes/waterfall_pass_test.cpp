@@ -700,15 +700,17 @@ OpFunctionEnd
   EXPECT_EQ(run.status, Pass::Status::SuccessWithoutChange) << run.messages;
 }
 
-// OpImageQueryLod has no explicit-gradient form: with a divergent index its
-// derivatives inside the loop would be undefined.
+// OpImageQueryLod has no explicit-gradient form: with an index that is not
+// quad-uniform (from a smooth varying) its derivatives inside the loop would
+// be undefined.
 TEST(WaterfallPass, QueryLodWithANonUniformIndexFails) {
   const PassRun run = RunPass(kPass, FragmentModule(R"(
 OpCapability ImageQuery
 %main = OpFunction %void None %fn
 %entry = OpLabel
-%i = OpLoad %int %idx
 %c = OpLoad %v2float %uv
+%cx = OpCompositeExtract %float %c 0
+%i = OpConvertFToS %int %cx
 %p = OpAccessChain %ptr_sampled %tex %i
 %t = OpLoad %sampled %p
 %l = OpImageQueryLod %v2float %t %c
