@@ -118,10 +118,29 @@ class Explainer::Chain {
     return name.empty() ? e_.names_.IdName(function) : name;
   }
   // A value as notes name it; |alias| names an unnamed value stored to a
-  // named variable.
+  // named variable. Without either, the value is named by what it is and
+  // its source line ("the condition on line 17"): optimised code keeps the
+  // lines but few names.
   std::string Describe(uint32_t id, const std::string& alias) const {
     const std::string described = e_.names_.Describe(id);
-    return !alias.empty() && described == e_.names_.IdName(id) ? alias : described;
+    if (described != e_.names_.IdName(id)) return described;
+    if (!alias.empty()) return alias;
+    const Instruction* def = Def(id);
+    if (def == nullptr) return described;
+    if (def->opcode() == spv::Op::OpPhi) {
+      // A phi has no line of its own: its block's branch has one.
+      const auto* block = e_.blocks_.Of(*def);
+      const uint32_t line = block != nullptr ? e_.locator_.AtBlock(block->id()).line : 0;
+      if (line == 0) return described;
+      return (block->GetLoopMergeInst() != nullptr ? "the value the loop on line "
+                                                   : "the value merged on line ") +
+             std::to_string(line) + (block->GetLoopMergeInst() != nullptr ? " carries" : "");
+    }
+    const uint32_t line = e_.locator_.At(*def).line;
+    if (line == 0) return described;
+    const Instruction* type = def->type_id() != 0 ? Def(def->type_id()) : nullptr;
+    const bool condition = type != nullptr && type->opcode() == spv::Op::OpTypeBool;
+    return (condition ? "the condition on line " : "the value on line ") + std::to_string(line);
   }
   bool IsNamed(uint32_t id) const { return e_.names_.Describe(id) != e_.names_.IdName(id); }
 
@@ -270,8 +289,14 @@ class Explainer::Chain {
           // Through unnamed intermediate values to the first named one.
           const size_t last = CollapseOperands(steps, i);
           const std::string cause = Describe(steps[last].cause, "");
+          // A load's only operand is its address.
+          const Instruction* def = Def(step.subject);
+          const bool load = def != nullptr && (def->opcode() == spv::Op::OpLoad ||
+                                               def->opcode() == spv::Op::OpImageRead);
           if (cause != subject) {
-            Add(subject + " is computed from " + cause, Def(step.subject));
+            Add(subject + (load ? " is read at an address computed from " : " is computed from ") +
+                    cause,
+                def);
           }
           i = last;
           break;
@@ -302,7 +327,9 @@ class Explainer::Chain {
                         " is read after a loop that invocations leave on different "
                         "iterations, so each sees the value from the iteration it left in"
                   : subject + " uses " + cause +
-                        " after a loop that invocations leave on different iterations",
+                        " after the loop that computes it; invocations leave that loop on "
+                        "different iterations, so each sees the value from the iteration it "
+                        "left in",
               Def(step.subject));
           // The next step explains the condition of the branch that leaves;
           // an unnamed one is shown by the named values it is computed from.

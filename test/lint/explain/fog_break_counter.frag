@@ -42,3 +42,21 @@ void main() {
 //       |         ^
 // fog_break_counter.frag:19: note: 'uv' is a shader input, which varies per invocation
 // 0 errors, 2 warnings and 0 notes in 1 file
+// EXPECT-OUTPUT: spirv-conv lint -g, after spirv-opt -O, exit 0
+// fog_break_counter.frag:19: warning: OpImageSampleImplicitLod computes an implicit level of detail in control flow that is not uniform within the quad (the derivative group): its result is undefined [derivative-divergent-cf]
+//    19 |         if (texture(noiseTex, uv * float(n + 1)).r > 0.7) break;
+//       |         ^
+// fog_break_counter.frag:19: note: control flow depends on a condition computed from 'uv'
+// fog_break_counter.frag:19: note: 'uv' is a shader input, which varies per invocation
+// fog_break_counter.frag:24: warning: OpImageSampleImplicitLod computes an implicit level of detail in control flow that is not uniform within the quad (the derivative group): its result is undefined [derivative-divergent-cf]
+//    24 |         color = texture(detailTex, uv);
+//       |         ^
+// fog_break_counter.frag:23: note: control flow depends on the condition on line 23
+//    23 |     if (n == 6) {
+//       |     ^
+// fog_break_counter.frag:23: note: the condition on line 23 uses the value the loop on line 18 carries after the loop that computes it; invocations leave that loop on different iterations, so each sees the value from the iteration it left in
+// fog_break_counter.frag:19: note: invocations leave the loop depending on a condition computed from 'uv'
+//    19 |         if (texture(noiseTex, uv * float(n + 1)).r > 0.7) break;
+//       |         ^
+// fog_break_counter.frag:19: note: 'uv' is a shader input, which varies per invocation
+// 0 errors, 2 warnings and 0 notes in 1 file

@@ -30,6 +30,20 @@ void main() {
 // search_counter_barrier.comp:14: note: invocations leave the loop depending on a condition computed from 'data'
 //    14 |         if (data.v[gl_LocalInvocationIndex] > float(n)) break;
 //       |         ^
-// search_counter_barrier.comp:14: note: 'data' is computed from 'gl_LocalInvocationIndex'
+// search_counter_barrier.comp:14: note: 'data' is read at an address computed from 'gl_LocalInvocationIndex'
+// search_counter_barrier.comp:14: note: 'gl_LocalInvocationIndex' is the built-in LocalInvocationIndex, which varies per invocation
+// 1 error, 0 warnings and 0 notes in 1 file
+// EXPECT-OUTPUT: spirv-conv lint -g, after spirv-opt -O, exit 1
+// search_counter_barrier.comp:18: error: OpControlBarrier with workgroup execution scope in control flow that is not uniform within the workgroup: not every invocation reaches it [barrier-divergent-cf]
+//    18 |         barrier();
+//       |         ^
+// search_counter_barrier.comp:17: note: control flow depends on the condition on line 17
+//    17 |     if (n == 6u) {
+//       |     ^
+// search_counter_barrier.comp:17: note: the condition on line 17 uses the value the loop on line 13 carries after the loop that computes it; invocations leave that loop on different iterations, so each sees the value from the iteration it left in
+// search_counter_barrier.comp:14: note: invocations leave the loop depending on a condition computed from 'data'
+//    14 |         if (data.v[gl_LocalInvocationIndex] > float(n)) break;
+//       |         ^
+// search_counter_barrier.comp:14: note: 'data' is read at an address computed from 'gl_LocalInvocationIndex'
 // search_counter_barrier.comp:14: note: 'gl_LocalInvocationIndex' is the built-in LocalInvocationIndex, which varies per invocation
 // 1 error, 0 warnings and 0 notes in 1 file
