@@ -63,6 +63,10 @@ struct Finding {
   Location location;
   std::string message;
   std::vector<Note> notes;  // the explanation, from the finding back to a source
+  // Further sites of the same rule and severity with the same explanation
+  // (one root cause), each with its own message, in module order; empty
+  // unless LintOptions::group_by_cause.
+  std::vector<Note> more_sites;
 };
 
 // A rule of the lint.
@@ -82,7 +86,14 @@ struct LintOptions {
   // The input the module came from: source files named by relative paths in
   // OpLine are also looked up next to it, to show the source line.
   std::string input_path;
+  // One finding per root cause: findings of one rule and severity whose
+  // notes are the same become the first one's |more_sites|.
+  bool group_by_cause = true;
 };
+
+// Merges findings of one rule and severity with the same notes into the
+// first of them (Finding::more_sites), keeping module order.
+std::vector<Finding> GroupByCause(std::vector<Finding> findings);
 
 // Parses "ID=LEVEL" (LEVEL: off, note, warning, error) into |options|.
 // Unknown rules and levels are usage errors (ExitCode::kBadInput).

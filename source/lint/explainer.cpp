@@ -164,20 +164,43 @@ class Explainer::Chain {
                uint32_t operand) {
     const uint32_t id = user.GetSingleWordInOperand(operand);
     const bool temporal = e_.levels_.UseLevel(user, operand) > e_.info_.ValueLevel(id);
+    const Instruction* at = WithLine(user, id);
     if (IsNamed(id) || temporal || !First('v', id)) {
-      Add(what + " " + Describe(id, ""), &user);
+      Add(what + " " + Describe(id, ""), at);
       Use(user, operand);
       return;
     }
     const std::vector<UniformityStep> steps = e_.info_.ExplainValue(id);
     if (!steps.empty() && steps[0].kind == Kind::kOperand) {
       const size_t last = CollapseOperands(steps, 0);
-      Add(what + " a " + noun + " computed from " + Describe(steps[last].cause, ""), &user);
+      Add(what + " a " + noun + " computed from " + Describe(steps[last].cause, ""), at);
       Steps(steps, "", last + 1);
     } else {
-      Add(what + " " + Describe(id, ""), &user);
+      Add(what + " " + Describe(id, ""), at);
       Steps(steps, "", 0);
     }
+  }
+
+  // |user|, or when it has no source line and uses |id|, a phi merging
+  // short-circuit operands (glslang writes no line for the branch on
+  // `a && b`), the instruction with the first line among the phi's
+  // incoming values and the branches that feed it: the `if`'s line.
+  const Instruction* WithLine(const Instruction& user, uint32_t id) const {
+    if (e_.locator_.At(user).line != 0) return &user;
+    const Instruction* phi = Def(id);
+    if (phi == nullptr || phi->opcode() != spv::Op::OpPhi) return &user;
+    const Instruction* best = &user;
+    uint32_t best_line = 0;
+    auto consider = [&](const Instruction* candidate) {
+      if (candidate == nullptr) return;
+      const uint32_t line = e_.locator_.At(*candidate).line;
+      if (line != 0 && (best_line == 0 || line < best_line)) best = candidate, best_line = line;
+    };
+    for (uint32_t i = 0; i + 1 < phi->NumInOperands(); i += 2) {
+      consider(Def(phi->GetSingleWordInOperand(i)));
+      consider(Terminator(phi->GetSingleWordInOperand(i + 1)));
+    }
+    return best;
   }
 
   // The last call in block |label| before |stop| (null: in the whole block)

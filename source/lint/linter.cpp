@@ -5,6 +5,7 @@
 // suppressions and module order.
 
 #include <algorithm>
+#include <map>
 
 #include "lint/lint_context.h"
 #include "lint/rules.h"
@@ -84,7 +85,35 @@ std::vector<Finding> Lint(spvtools::opt::IRContext& context, const UniformityInf
                    });
   std::vector<Finding> findings;
   for (lint::RuleFinding& f : kept) findings.push_back(std::move(f.finding));
-  return findings;
+  return options.group_by_cause ? GroupByCause(std::move(findings)) : findings;
+}
+
+std::vector<Finding> GroupByCause(std::vector<Finding> findings) {
+  // The explanation as a key: every note's message and position.
+  auto key = [](const Finding& f) {
+    std::string text = f.rule + '\n' + SeverityName(f.severity);
+    for (const Note& note : f.notes) {
+      text += '\n' + note.message + '\t' + note.location.file + ':' +
+              std::to_string(note.location.line) + ':' + std::to_string(note.location.column) +
+              '\t' + note.location.instruction;
+    }
+    return text;
+  };
+  std::vector<Finding> grouped;
+  std::map<std::string, size_t> first;  // key -> index in |grouped|
+  for (Finding& f : findings) {
+    if (f.notes.empty()) {  // no cause to share
+      grouped.push_back(std::move(f));
+      continue;
+    }
+    auto [it, inserted] = first.try_emplace(key(f), grouped.size());
+    if (inserted) {
+      grouped.push_back(std::move(f));
+    } else {
+      grouped[it->second].more_sites.push_back({std::move(f.message), std::move(f.location)});
+    }
+  }
+  return grouped;
 }
 
 }  // namespace spirv_conv

@@ -26,11 +26,13 @@ json FindingJson(const Finding& finding) {
   for (const Note& note : finding.notes) {
     notes.push_back({{"message", note.message}, {"location", LocationJson(note.location)}});
   }
-  return {{"rule", finding.rule},
-          {"severity", SeverityName(finding.severity)},
-          {"message", finding.message},
-          {"location", LocationJson(finding.location)},
-          {"notes", notes}};
+  json more_sites = json::array();
+  for (const Note& site : finding.more_sites) {
+    more_sites.push_back({{"message", site.message}, {"location", LocationJson(site.location)}});
+  }
+  return {{"rule", finding.rule},       {"severity", SeverityName(finding.severity)},
+          {"message", finding.message}, {"location", LocationJson(finding.location)},
+          {"more_sites", more_sites},   {"notes", notes}};
 }
 
 }  // namespace report

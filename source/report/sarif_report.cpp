@@ -144,6 +144,23 @@ json ResultJson(const Finding& finding, const std::string& file, const SarifOpti
     location["id"] = i + 1;
     related.push_back(location);
   }
+  // Further sites with the same cause: related locations the message links
+  // to ("[line 27](5)", SARIF 3.11.6 embedded links).
+  if (!finding.more_sites.empty()) {
+    std::string links;
+    for (const Note& site : finding.more_sites) {
+      json location = LocationJson(site.location, file, options);
+      location["message"] = MessageJson("the same cause here: " + site.message, site.location);
+      location["id"] = related.size() + 1;
+      const std::string where =
+          site.location.line != 0 ? "line " + std::to_string(site.location.line) : "here";
+      links += (links.empty() ? "" : ", ") +
+               ("[" + where + "](" + std::to_string(related.size() + 1) + ")");
+      related.push_back(location);
+    }
+    result["message"]["text"] =
+        result["message"]["text"].get<std::string>() + " (also " + links + ", with the same cause)";
+  }
   json last = LocationJson(finding.location, file, options);
   last["message"] = MessageJson(finding.message, finding.location);
   flow.push_back(json::object({{"location", last}}));

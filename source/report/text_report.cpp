@@ -9,6 +9,10 @@
 //   shader.frag:13: note: control flow depends on 'cond'
 //      13 |   if (cond) {
 //         |   ^
+//
+// Further sites with the same cause (Finding::more_sites) follow the first,
+// each as a note "and here, with the same cause" (with its message when it
+// differs from the first's), before the explanation.
 
 #include <sstream>
 
@@ -70,7 +74,14 @@ std::string RenderText(const std::vector<FileFindings>& files) {
       out << Position(finding.location, file.file) << ": " << SeverityName(finding.severity) << ": "
           << finding.message << " [" << finding.rule << "]\n";
       Context(finding.location, out);
-      const Location* shown = &finding.location;
+      // The other sites with the same cause, then the cause.
+      for (const Note& site : finding.more_sites) {
+        out << Position(site.location, file.file) << ": note: and here, with the same cause"
+            << (site.message == finding.message ? "" : ": " + site.message) << "\n";
+        Context(site.location, out);
+      }
+      const Location* shown =
+          finding.more_sites.empty() ? &finding.location : &finding.more_sites.back().location;
       for (const Note& note : finding.notes) {
         out << Position(note.location, file.file) << ": note: " << note.message << "\n";
         // A line already shown right above is not repeated.

@@ -1110,6 +1110,41 @@ class LintCommandTests(CliTestCase):
         return [(f["rule"], f["severity"], f["location"]["line"])
                 for entry in report["files"] for f in entry["findings"]]
 
+    def test_findings_with_one_cause_are_one_finding(self):
+        # Three implicit-LOD samples after one per-pixel discard: one cause.
+        name = self.write("g.frag", """#version 450
+layout(location = 0) in vec2 uv;
+layout(location = 0) out vec4 o;
+layout(set = 0, binding = 0) uniform sampler2D a;
+void main() {
+    if (uv.x > 0.5) discard;
+    o = texture(a, uv);
+    o += texture(a, uv * 2.0);
+    o += texture(a, uv * 3.0);
+}
+""")
+        report = self.lint_json("-g", name, code=0)
+        self.assertEqual(self.findings(report), [("derivative-divergent-cf", "warning", 7)])
+        (finding,) = report["files"][0]["findings"]
+        self.assertEqual([site["location"]["line"] for site in finding["more_sites"]], [8, 9])
+        for site in finding["more_sites"]:
+            self.assertEqual(site["message"], finding["message"])
+        text = self.conv("lint", "-g", name).text
+        self.assertEqual(text.count("note: and here, with the same cause\n"), 2, text)
+        self.assertTrue(text.endswith("0 errors, 1 warning and 0 notes in 1 file\n"), text)
+        separate = self.lint_json("-g", "--no-group", name, code=0)
+        self.assertEqual(self.findings(separate), [("derivative-divergent-cf", "warning", line)
+                                                   for line in (7, 8, 9)])
+        for f in separate["files"][0]["findings"]:
+            self.assertEqual(f["more_sites"], [])
+            self.assertEqual(f["notes"], finding["notes"])
+        sarif = json.loads(self.conv("lint", "-g", "--format", "sarif", name).text)
+        (result,) = sarif["runs"][0]["results"]
+        self.assertTrue(result["message"]["text"].endswith(
+            "(also [line 8](%d), [line 9](%d), with the same cause)"
+            % (len(finding["notes"]) + 1, len(finding["notes"]) + 2)), result["message"])
+        self.assertEqual(len(result["relatedLocations"]), len(finding["notes"]) + 2)
+
     def test_text_report_and_exit_code(self):
         name = self.write("a.frag", LINT_FRAG % "")
         result = self.conv("lint", "-g", name)
@@ -1138,7 +1173,9 @@ class LintCommandTests(CliTestCase):
                          [("derivative-divergent-cf", "error", LINT_DERIVATIVE_LINE),
                           ("derivative-divergent-cf", "warning", LINT_SAMPLE_LINE)])
         finding = entry["findings"][0]
-        self.assertEqual(set(finding), {"rule", "severity", "message", "location", "notes"})
+        self.assertEqual(set(finding),
+                         {"rule", "severity", "message", "location", "more_sites", "notes"})
+        self.assertEqual(finding["more_sites"], [])
         self.assertEqual(set(finding["location"]),
                          {"file", "line", "column", "function", "block", "instruction"})
         self.assertEqual(finding["location"]["file"], name)

@@ -296,8 +296,8 @@ def compare(tools, corpus, rel, work_dir, args):
             return out
         spv = optimized
         out.how += " | spirv-opt -O"
-    lint, error = run_json([tools.spirv_conv, "lint", "--format", "json", "--target-env", out.env,
-                            spv])
+    lint, error = run_json([tools.spirv_conv, "lint", "--format", "json", "--no-group",
+                            "--target-env", out.env, spv])
     if error:
         out.failure = "spirv-conv lint: " + error
         return out

@@ -262,8 +262,8 @@ def lint_findings(summary, inputs, driver_dir, tools, jobs):
 
     def lint(task):
         path, variant, spv = task
-        code, err = ct.run([tools.spirv_conv, "lint", "--format", "json", spv, "-o",
-                            spv + ".lint.json"])
+        code, err = ct.run([tools.spirv_conv, "lint", "--format", "json", "--no-group", spv,
+                            "-o", spv + ".lint.json"])
         if code not in (0, 1):
             return [], ["%s [%s]: lint %s: %s" % (path, variant, ct.describe(code),
                                                   ct.first_line(err))]

@@ -316,9 +316,21 @@ def lint(tools, spv, source_name):
     if not isinstance(files, list) or len(files) != 1:
         problems.append("'files' must hold exactly one entry for one input")
         return None, "lint: JSON contract: " + "; ".join(problems)
-    findings = []
+    # A finding's further sites with the same cause ("more_sites") are
+    # findings of the same rule and severity at their own lines.
+    entries = []
     for n, f in enumerate(files[0].get("findings") or []):
-        where = "findings[%d]" % n
+        entries.append(("findings[%d]" % n, f))
+        sites = f.get("more_sites", []) if isinstance(f, dict) else []
+        if not isinstance(sites, list):
+            problems.append("findings[%d]: 'more_sites' is not a list" % n)
+            continue
+        for k, site in enumerate(sites):
+            site = dict(site) if isinstance(site, dict) else {}
+            site.update(rule=f.get("rule"), severity=f.get("severity"))
+            entries.append(("findings[%d].more_sites[%d]" % (n, k), site))
+    findings = []
+    for where, f in entries:
         location = f.get("location") if isinstance(f, dict) else None
         if not isinstance(location, dict):
             problems.append("%s has no 'location' object" % where)

@@ -38,6 +38,7 @@ Command AddLintCommand(CLI::App& app) {
     std::vector<std::string> rules;
     unsigned jobs = 1;
     bool werror = false;
+    bool no_group = false;
   };
   auto flags = std::make_shared<Flags>();
   CLI::App* command = app.add_subcommand(
@@ -57,6 +58,9 @@ Command AddLintCommand(CLI::App& app) {
                    "docs/sarif.md)")
       ->check(CLI::IsMember({"text", "json", "sarif"}));
   command->add_flag("--werror", flags->werror, "Exit 1 on warnings too");
+  command->add_flag("--no-group", flags->no_group,
+                    "One finding per site: do not merge findings of a rule with the same "
+                    "explanation into one with more sites");
   command
       ->add_option("--rule", flags->rules,
                    "Set a rule's level: ID=off|note|warning|error (repeatable)")
@@ -70,6 +74,7 @@ Command AddLintCommand(CLI::App& app) {
     if (!load) return Report(load.error());
     LintOptions options;
     options.uniformity = flags->analysis.Uniformity();
+    options.group_by_cause = !flags->no_group;
     for (const std::string& rule : flags->rules) {
       Status parsed = ParseRuleLevel(rule, &options);
       if (!parsed) return Report(parsed.error());
