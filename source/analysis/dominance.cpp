@@ -30,14 +30,17 @@ std::vector<char> ReachesExit(const Cfg& cfg, const CompressedLists& predecessor
   return reaches;
 }
 
-// Blocks from which no exit is reachable that lie in a *sink* strongly
-// connected component of the CFG (an endless loop nothing leaves). The
-// post-dominator tree gives these the virtual exit edges: an endless loop
-// is where such threads "end". Blocks that only lead into an endless loop
-// keep their real successors, so the blocks on the way still post-dominate
-// (a loop with an exit that leads into an endless loop reconverges at the
-// exit block as any other loop does).
-std::vector<char> EndlessSinks(const Cfg& cfg, const std::vector<char>& reaches) {
+// For the blocks from which no exit is reachable that lie in a *sink*
+// strongly connected component of the CFG (an endless loop nothing leaves):
+// the header of their component, the block of it that a depth-first search
+// from the entry reaches first (CycleInfo's header of that top-level cycle;
+// the lowest block if the search never reaches it); kNoHeader for the
+// other blocks. Blocks that only lead into an endless loop keep their real
+// successors, so the blocks on the way still post-dominate (a loop with an
+// exit that leads into an endless loop reconverges at the exit block as any
+// other loop does).
+constexpr uint32_t kNoHeader = ~0u;
+std::vector<uint32_t> EndlessSinkHeaders(const Cfg& cfg, const std::vector<char>& reaches) {
   const uint32_t n = cfg.size();
   std::vector<char> endless(n);
   for (uint32_t b = 0; b < n; ++b) endless[b] = !reaches[b];
@@ -51,11 +54,27 @@ std::vector<char> EndlessSinks(const Cfg& cfg, const std::vector<char>& reaches)
       if (component[s] != component[b]) leaves[component[b]] = 1;
     }
   }
-  std::vector<char> sink(n, 0);
+  std::vector<uint32_t> header(components, kNoHeader);
+  bool any = false;
   for (uint32_t b = 0; b < n; ++b) {
-    if (component[b] != kNoComponent && !leaves[component[b]]) sink[b] = 1;
+    if (component[b] == kNoComponent || leaves[component[b]]) continue;
+    any = true;
+    if (header[component[b]] == kNoHeader) header[component[b]] = b;  // the lowest
   }
-  return sink;
+  std::vector<uint32_t> sink_header(n, kNoHeader);
+  if (!any) return sink_header;
+  std::vector<char> found(components, 0);
+  for (uint32_t b : ReversePostOrder(cfg.successors, cfg.entry)) {
+    // In a strongly connected component the block discovered first has
+    // every other one as a descendant: it comes first in reverse post-order.
+    const uint32_t c = component[b];
+    if (c != kNoComponent && !leaves[c] && !found[c]) found[c] = 1, header[c] = b;
+  }
+  for (uint32_t b = 0; b < n; ++b) {
+    if (component[b] != kNoComponent && !leaves[component[b]])
+      sink_header[b] = header[component[b]];
+  }
+  return sink_header;
 }
 
 // ReversePostOrder over successor lists of either form.
@@ -126,12 +145,23 @@ DominatorTree::DominatorTree(const Cfg& cfg, const CompressedLists& predecessors
     backward_graph = &predecessors;
   } else {
     const std::vector<char> reaches = ReachesExit(cfg, predecessors);
-    const std::vector<char> endless = EndlessSinks(cfg, reaches);
+    // An endless loop's iterations end at its back edges: every edge into
+    // the header of a sink component from inside it leads to the virtual
+    // exit instead. Threads that entered the loop together start each
+    // iteration together at its header (maximal convergence), so within an
+    // iteration the blocks after a divergent branch that every path to a
+    // back edge passes are reached by all of them
+    // (TemporalDivergeLoopuserNested).
+    const std::vector<uint32_t> sink_header = EndlessSinkHeaders(cfg, reaches);
+    auto ends_iteration = [&](uint32_t from, uint32_t to) {
+      return sink_header[from] != kNoHeader && sink_header[from] == to;
+    };
     root_ = n;
     size = n + 1;
     std::vector<char> exits(n, 0);  // blocks with an edge to the virtual exit
     for (uint32_t b = 0; b < n; ++b) {
-      exits[b] = cfg.successors[b].empty() || endless[b] || (!also_exit.empty() && also_exit[b]);
+      exits[b] = cfg.successors[b].empty() || (!also_exit.empty() && also_exit[b]);
+      for (uint32_t s : cfg.successors[b]) exits[b] |= ends_iteration(b, s);
     }
     // Forwards: the predecessors, and the virtual exit before the exiting
     // blocks. Both graphs are built list by list, in order.
@@ -139,7 +169,9 @@ DominatorTree::DominatorTree(const Cfg& cfg, const CompressedLists& predecessors
     forward.Reserve(n + 1, predecessors.total_items() + n);
     for (uint32_t b = 0; b < n; ++b) {
       forward.StartList();
-      for (uint32_t p : predecessors[b]) forward.Add(p);
+      for (uint32_t p : predecessors[b]) {
+        if (!ends_iteration(p, b)) forward.Add(p);
+      }
     }
     forward.StartList();
     for (uint32_t b = 0; b < n; ++b) {
@@ -151,7 +183,9 @@ DominatorTree::DominatorTree(const Cfg& cfg, const CompressedLists& predecessors
     backward_storage.Reserve(n + 1, predecessors.total_items() + n);
     for (uint32_t b = 0; b < n; ++b) {
       backward_storage.StartList();
-      for (uint32_t s : cfg.successors[b]) backward_storage.Add(s);
+      for (uint32_t s : cfg.successors[b]) {
+        if (!ends_iteration(b, s)) backward_storage.Add(s);
+      }
       if (exits[b]) backward_storage.Add(n);
     }
     backward_storage.StartList();

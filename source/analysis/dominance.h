@@ -3,12 +3,14 @@
 //
 // Dominator and post-dominator trees over a Cfg (Cooper, Harvey, Kennedy:
 // "A Simple, Fast Dominance Algorithm"). The post-dominator tree has a
-// virtual exit that every exiting block (no successors) leads to. Endless
-// loops (strongly connected components that no edge leaves and that reach
-// no exit) are also given edges to the virtual exit from all their blocks;
-// blocks that merely lead into an endless loop keep their real successors,
-// so a loop that is left towards an endless loop still has its exit block
-// as post-dominator, as in LLVM's post-dominator tree with its extra roots.
+// virtual exit that every exiting block (no successors) leads to. In an
+// endless loop (a strongly connected component that no edge leaves and
+// that reaches no exit) each iteration ends there instead: the edges into
+// its header (the block a depth-first search from the entry reaches first)
+// from inside it lead to the virtual exit. Blocks that merely lead into an
+// endless loop keep their real successors, so a loop that is left towards
+// an endless loop still has its exit block as post-dominator, as in LLVM's
+// post-dominator tree with its extra roots.
 
 #ifndef SOURCE_ANALYSIS_DOMINANCE_H_
 #define SOURCE_ANALYSIS_DOMINANCE_H_

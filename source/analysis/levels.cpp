@@ -14,7 +14,7 @@ Uniformity Levels::UseLevel(const Instruction& user, uint32_t operand) const {
   if (defined == Uniformity::kDivergent) return defined;
   const Instruction* def = index_.Def(id);
   const spvtools::opt::BasicBlock* block = def == nullptr ? nullptr : blocks_.Of(*def);
-  if (block == nullptr || !InCycleWithDivergentExit(block->id())) return defined;
+  if (block == nullptr || !InCycleLeftOnDifferentIterations(block->id())) return defined;
   return info_.UseLevel(user, operand);
 }
 
@@ -33,21 +33,24 @@ Uniformity Levels::ControlFlowLevel(const Instruction& inst) const {
   return info_.ControlFlowLevel(block->id());
 }
 
-bool Levels::InCycleWithDivergentExit(uint32_t label) const {
-  if (divergent_exit_blocks_.empty()) {
-    divergent_exit_blocks_.assign(context_.module()->IdBound(), false);
+bool Levels::InCycleLeftOnDifferentIterations(uint32_t label) const {
+  if (left_apart_blocks_.empty()) {
+    left_apart_blocks_.assign(context_.module()->IdBound(), false);
     for (const spvtools::opt::Function& function : *context_.module()) {
       for (const UniformityCycle& cycle : info_.Cycles(function.result_id())) {
-        if (cycle.divergent_exit == Uniformity::kUniform) continue;
+        if (cycle.divergent_exit == Uniformity::kUniform &&
+            cycle.assumed_divergent == Uniformity::kUniform) {
+          continue;
+        }
         for (const std::vector<uint32_t>* blocks : {&cycle.blocks, &cycle.break_blocks}) {
           for (uint32_t b : *blocks) {
-            if (b < divergent_exit_blocks_.size()) divergent_exit_blocks_[b] = true;
+            if (b < left_apart_blocks_.size()) left_apart_blocks_[b] = true;
           }
         }
       }
     }
   }
-  return label < divergent_exit_blocks_.size() && divergent_exit_blocks_[label];
+  return label < left_apart_blocks_.size() && left_apart_blocks_[label];
 }
 
 }  // namespace analysis

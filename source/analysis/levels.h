@@ -37,16 +37,17 @@ class Levels {
   Uniformity ControlFlowLevel(const spvtools::opt::Instruction& inst) const;
 
  private:
-  // Whether block |label| lies in a cycle with a divergent exit, or is one
+  // Whether block |label| lies in a cycle that threads may leave on
+  // different iterations (a divergent exit, or not m-converged), or is one
   // of its break blocks.
-  bool InCycleWithDivergentExit(uint32_t label) const;
+  bool InCycleLeftOnDifferentIterations(uint32_t label) const;
 
   spvtools::opt::IRContext& context_;
   const UniformityInfo& info_;
   const ModuleIndex& index_;
   const BlockTable& blocks_;
   const CallGraph& calls_;
-  mutable std::vector<bool> divergent_exit_blocks_;  // by label id; filled on first use
+  mutable std::vector<bool> left_apart_blocks_;  // by label id; filled on first use
 };
 
 }  // namespace analysis

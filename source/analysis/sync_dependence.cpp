@@ -161,12 +161,29 @@ struct BranchScratch {
     uint32_t first = kNoLabel;
     bool mixed = false;
     bool leaving = false;
+    uint32_t staying = kNoLabel;  // the first label on an edge into the header
+    bool staying_mixed = false;
+  };
+  // A label on an edge leaving the cycle enclosing()[cycle] into |exit|.
+  struct LeavingLabel {
+    uint32_t cycle;
+    uint32_t label;
+    uint32_t exit;
   };
   Edges seeds;                          // SeedEdges'
   JoinEdges joins;                      // ComputeBranchDivergence's
   JoinEdges open_joins;                 // OpenViewCycles'
   std::vector<ExitLabels> exit_labels;  // ComputeBranchDivergence's
-  std::vector<uint32_t> predecessors;   // GroupJoins'
+  std::vector<LeavingLabel> leaving;    // ComputeBranchDivergence's
+  // ComputeBranchDivergence's: (enclosing()'s index of a temporal cycle,
+  // an exit block that threads leaving on an earlier iteration reach).
+  std::vector<std::pair<uint32_t, uint32_t>> temporal_exits;
+  std::vector<uint32_t> predecessors;  // GroupJoins'
+  // MarkReached's, per block: reach_query if the last query reached it,
+  // reach_query - 1 if it lies in that query's region and was not reached.
+  std::vector<uint32_t> reach_marks;
+  uint32_t reach_query = 0;
+  std::vector<uint32_t> reach_work;  // MarkReached's
   // ComputeBranchDivergence's: the joins and their predecessors on
   // diverged paths, before they are copied into the result.
   std::vector<uint32_t> found_joins;
@@ -688,6 +705,44 @@ void Propagate(const CfgAnalyses& graph, const BranchView& view, const Edges& se
   use(labels);
 }
 
+// Marks the blocks of |region| (a cycle's exit-edge propagation's, which
+// stops at |stop|) that a path of |view| reaches from the exit blocks
+// |exits|[first, last).second; Reached() then tells. A path from an exit to
+// a join of that propagation stays in its region: the region holds every
+// block the propagation reached, up to the block where the labels merged,
+// after which there is no join.
+void MarkReached(const CfgAnalyses& graph, const BranchView& view, uint32_t stop,
+                 const std::vector<uint32_t>& region,
+                 const std::vector<std::pair<uint32_t, uint32_t>>& exits, size_t first,
+                 size_t last) {
+  BranchScratch& scratch = ThreadScratch();
+  std::vector<uint32_t>& marks = scratch.reach_marks;
+  if (marks.size() < graph.cfg.size()) marks.resize(graph.cfg.size(), 0);
+  if (scratch.reach_query >= ~0u - 2) {
+    std::fill(marks.begin(), marks.end(), 0);
+    scratch.reach_query = 0;
+  }
+  const uint32_t inside = ++scratch.reach_query;
+  const uint32_t reached = ++scratch.reach_query;
+  for (uint32_t b : region) marks[b] = inside;
+  std::vector<uint32_t>& work = scratch.reach_work;
+  work.clear();
+  auto reach = [&](uint32_t b) {
+    if (marks[b] == inside) marks[b] = reached, work.push_back(b);
+  };
+  for (size_t k = first; k < last; ++k) reach(exits[k].second);
+  while (!work.empty()) {
+    const uint32_t b = work.back();
+    work.pop_back();
+    if (b != stop) view.ForEachSuccessor(b, [&](uint32_t s, const Cycle*) { reach(s); });
+  }
+}
+
+bool Reached(uint32_t block) {
+  const BranchScratch& scratch = ThreadScratch();
+  return scratch.reach_marks[block] == scratch.reach_query;
+}
+
 // Adds to |cycles| (once each) the cycles that the joins |joins| (any range
 // of block indices) of the divergent |branch| make not m-converged.
 template <typename Joins>
@@ -821,14 +876,14 @@ const Edges& SeedEdges(const Cfg& cfg, uint32_t branch) {
 
 }  // namespace
 
-const SyncDependenceCache::Joins* SyncDependenceCache::ExitJoins(const Cycle* cycle) const {
+const SyncDependenceCache::ExitEdgeJoins* SyncDependenceCache::ExitJoins(const Cycle* cycle) const {
   return cycle->index() < exit_joins_.size() ? exit_joins_[cycle->index()].get() : nullptr;
 }
 
-const SyncDependenceCache::Joins& SyncDependenceCache::SetExitJoins(const Cycle* cycle,
-                                                                    Joins joins) {
+const SyncDependenceCache::ExitEdgeJoins& SyncDependenceCache::SetExitJoins(const Cycle* cycle,
+                                                                            ExitEdgeJoins joins) {
   if (exit_joins_.size() <= cycle->index()) exit_joins_.resize(cycle->index() + 1);
-  exit_joins_[cycle->index()] = std::make_unique<Joins>(std::move(joins));
+  exit_joins_[cycle->index()] = std::make_unique<ExitEdgeJoins>(std::move(joins));
   return *exit_joins_[cycle->index()];
 }
 
@@ -845,6 +900,8 @@ BranchDivergence ComputeBranchDivergence(const CfgAnalyses& graph, uint32_t bran
   const BranchView view(graph, branch, /*collapse_irreducible=*/true, cache->ViewOrder(graph));
   JoinEdges& joins = ThreadScratch().joins;
   joins.clear();
+  std::vector<std::pair<uint32_t, uint32_t>>& temporal_exits = ThreadScratch().temporal_exits;
+  temporal_exits.clear();
 
   // The region ends at the acyclic post-dominator, nothing beyond it can
   // be a join, or earlier where the diverged paths merge (RunUntilMerged).
@@ -872,8 +929,10 @@ BranchDivergence ComputeBranchDivergence(const CfgAnalyses& graph, uint32_t bran
           return k;
         };
         using Labels = BranchScratch::ExitLabels;
-        std::vector<Labels>& seen = ThreadScratch().exit_labels;
+        BranchScratch& scratch = ThreadScratch();
+        std::vector<Labels>& seen = scratch.exit_labels;
         seen.assign(count, Labels{});
+        scratch.leaving.clear();
         for (uint32_t to : labels.region()) {
           const uint32_t to_depth = depth(to);
           for (const auto& e : labels.InEdges(to)) {
@@ -890,6 +949,13 @@ BranchDivergence ComputeBranchDivergence(const CfgAnalyses& graph, uint32_t bran
                 s.first = l;
               else
                 s.mixed |= l != s.first;
+              if (leaving) {
+                scratch.leaving.push_back({k, l, to});
+              } else if (s.staying == kNoLabel) {
+                s.staying = l;
+              } else {
+                s.staying_mixed |= l != s.staying;
+              }
             }
           }
         }
@@ -904,30 +970,55 @@ BranchDivergence ComputeBranchDivergence(const CfgAnalyses& graph, uint32_t bran
           if (seen[k].leaving && seen[k].mixed)
             result.divergent_exit_cycles.push_back(enclosing[k]);
         }
+        // Temporal divergence: threads on a label that leaves, and threads
+        // on another label that comes back to the header, leave on
+        // different iterations. (After D, where the propagation may have
+        // stopped, every edge carries D's label: no such pair.)
+        for (const BranchScratch::LeavingLabel& leaving : scratch.leaving) {
+          const Labels& s = seen[leaving.cycle];
+          if (s.staying_mixed || (s.staying != kNoLabel && s.staying != leaving.label)) {
+            temporal_exits.emplace_back(leaving.cycle, leaving.exit);
+          }
+        }
+        std::sort(temporal_exits.begin(), temporal_exits.end());
+        temporal_exits.erase(std::unique(temporal_exits.begin(), temporal_exits.end()),
+                             temporal_exits.end());
       });
 
-  // Threads leave a cycle with a divergent exit on different iterations:
-  // each exit edge is its own definition, and where two of them meet (an
-  // exit block entered by several exit edges, or a block after two exits)
-  // is a join too, even when every incoming value is defined outside. The
+  // Temporal divergence: threads that leave on an earlier iteration may
+  // meet the ones that stayed, which leave later through any exit edge, at
+  // a block after the cycle. Each exit edge is then its own definition, and
+  // where two of them meet (an exit block entered by several exit edges, or
+  // a block after two exits) is a join too, even when every incoming value
+  // is defined outside; but only where the early leavers arrive, from the
+  // exit blocks they reach (UniformMultiExitCyclePhi: leaving early to a
+  // return makes no join at the exit the others take together). The
   // region lies outside the cycle, where every branch inside it sees the
   // same view (the cycles around it are collapsed, being reducible or
-  // enclosing the branch; others only if reducible), so the joins are
-  // computed once per cycle.
-  for (const Cycle* c : result.divergent_exit_cycles) {
-    const SyncDependenceCache::Joins* exit_joins = cache->ExitJoins(c);
+  // enclosing the branch; others only if reducible), so the joins of the
+  // exit edges are computed once per cycle.
+  for (size_t i = 0; i < temporal_exits.size();) {
+    const uint32_t k = temporal_exits[i].first;
+    const Cycle* c = view.enclosing()[k];
+    const size_t first = i;
+    while (i < temporal_exits.size() && temporal_exits[i].first == k) ++i;
+    const uint32_t stop = AcyclicPostDominator(graph, c->header());
+    const SyncDependenceCache::ExitEdgeJoins* exit_joins = cache->ExitJoins(c);
     if (exit_joins == nullptr) {
       JoinEdges found;
+      SyncDependenceCache::ExitEdgeJoins computed;
       Propagate(
           graph, view, c->exit_edges(), [&](uint32_t, uint32_t to) { return c->Contains(to); },
-          AcyclicPostDominator(graph, c->header()), &found, [](const Propagation&) {});
-      SyncDependenceCache::Joins grouped;
+          stop, &found, [&](const Propagation& labels) { computed.region = labels.region(); });
       GroupJoins(&found, [&](uint32_t join, const std::vector<uint32_t>& preds) {
-        grouped.emplace_back(join, preds);
+        computed.joins.emplace_back(join, preds);
       });
-      exit_joins = &cache->SetExitJoins(c, std::move(grouped));
+      exit_joins = &cache->SetExitJoins(c, std::move(computed));
     }
-    for (const auto& [join, preds] : *exit_joins) {
+    const bool every_exit = i - first == c->exits().size();
+    if (!every_exit) MarkReached(graph, view, stop, exit_joins->region, temporal_exits, first, i);
+    for (const auto& [join, preds] : exit_joins->joins) {
+      if (!every_exit && !Reached(join)) continue;
       joins.emplace_back(join, kNoLabel);
       for (uint32_t p : preds) joins.emplace_back(join, p);
     }

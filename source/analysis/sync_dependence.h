@@ -51,7 +51,11 @@ struct BranchDivergence {
   // incoming values on them are one value does not choose between paths.
   // (One array for all joins: a list each was an allocation per join.)
   CompressedLists join_predecessors;
-  std::vector<const Cycle*> divergent_exit_cycles;   // cycles containing the branch
+  // Cycles containing the branch that a diverged path leaves while another
+  // comes back to the header (or leaves elsewhere): threads leave on
+  // different iterations (the seed's temporal divergence), and the ones
+  // that stay run the later iterations without those that left.
+  std::vector<const Cycle*> divergent_exit_cycles;
   std::vector<const Cycle*> not_m_converged_cycles;  // outermost affected cycles
   // Computed with OpenView::kDefer and an irreducible cycle contains the
   // branch: not_m_converged_cycles lacks what OpenViewCycles() adds.
@@ -68,15 +72,22 @@ enum class OpenView { kRun, kDefer };
 // What sync dependence finds the same for every branch, kept per function:
 // the joins of the exit edges of a cycle with a divergent exit (threads
 // leaving on different iterations; they lie outside the cycle, where the
-// view of the CFG is the same for every branch inside it), the top-level
+// view of the CFG is the same for every branch inside it, and a branch
+// keeps those that its early leavers reach), the top-level
 // cycles after each top-level cycle (OpenViewCandidatesSettled), and the
 // order in which propagations label blocks.
 class SyncDependenceCache {
  public:
   using Joins = std::vector<std::pair<uint32_t, std::vector<uint32_t>>>;  // join, predecessors
-  // The cached joins of |cycle|'s exits, or null.
-  const Joins* ExitJoins(const Cycle* cycle) const;
-  const Joins& SetExitJoins(const Cycle* cycle, Joins joins);
+  // The joins of a cycle's exit edges, each edge its own definition, and
+  // the blocks that propagation reached.
+  struct ExitEdgeJoins {
+    Joins joins;
+    std::vector<uint32_t> region;
+  };
+  // The cached exit-edge joins of |cycle|, or null.
+  const ExitEdgeJoins* ExitJoins(const Cycle* cycle) const;
+  const ExitEdgeJoins& SetExitJoins(const Cycle* cycle, ExitEdgeJoins joins);
 
   // The irreducible top-level cycles other than |top| (a top-level cycle of
   // |graph|) that a path from |top| reaches before its acyclic
@@ -105,7 +116,7 @@ class SyncDependenceCache {
   void CountMergeAtOnce() { ++merges_at_once_; }
 
  private:
-  std::vector<std::unique_ptr<Joins>> exit_joins_;  // by Cycle::index()
+  std::vector<std::unique_ptr<ExitEdgeJoins>> exit_joins_;  // by Cycle::index()
   struct Segment {
     bool computed = false;
     bool known = false;

@@ -577,7 +577,7 @@ std::vector<UniformityStep> UniformityInfo::ExplainValue(uint32_t id) const {
         const Cycle* cycle = nullptr;
         if (cause_node != kNoNode)
           widest->TemporalLevel(cause_node, model.node_block[node], &cycle);
-        next_id = cycle == nullptr ? 0 : branch_cause(widest->CycleExitCause(cycle->index()));
+        next_id = cycle == nullptr ? 0 : branch_cause(widest->LeavingCause(cycle->index()));
         break;
       }
       case UniformityStep::Kind::kJoin:

@@ -117,9 +117,9 @@ Uniformity FunctionState::TemporalLevelAcross(uint32_t def, uint32_t def_block, 
                                               const Cycle** widest) const {
   Uniformity level = kU;
   auto take = [&](uint32_t ci) {
-    const Uniformity exit = exit_[ci];
-    if (exit > level) {
-      level = exit;
+    const Uniformity leaving = LeavingLevel(ci);
+    if (leaving > level) {
+      level = leaving;
       if (widest != nullptr) *widest = model_.cycles[ci];
     }
   };
@@ -395,8 +395,9 @@ bool FunctionState::RaiseExit(const Cycle* cycle, Uniformity level, uint32_t bra
   const uint32_t ci = cycle->index();
   if (!Raise(exit_, ci, level)) return false;
   exit_cause_[ci] = branch;
-  any_divergent_exit_ = true;
+  any_leaving_ = true;
   EnqueueTemporalUsers(cycle);
+  for (uint32_t b : cycle->blocks()) EnqueueControlFlow(b);
   return true;
 }
 
@@ -410,9 +411,12 @@ bool FunctionState::SolveBranches() {
       any = true;
       any_assumed_ = true;
       EnqueueCycle(c);
+      // Threads may leave it on any iteration (LeavingLevel). Its exit is
+      // divergent only if the labels say so (HeadersAT): the values that
+      // differ between iterations are divergent already.
+      any_leaving_ = true;
+      EnqueueTemporalUsers(c);
     }
-    // Threads leave such a cycle at unknown times: its exits are divergent too.
-    any |= RaiseExit(c, condition, b);
   };
   auto decide = [&](uint32_t b) {
     Uniformity condition = kU;
@@ -490,11 +494,18 @@ bool FunctionState::SolveControlFlow() {
         reason = {Kind::kCycle, model_.blocks.label_of[model_.cycles[ci]->header()],
                   "inside a cycle that is not m-converged"};
       }
-    }
-    for (uint32_t ci : model_.break_blocks.cycles_of[b]) {
+      // Later iterations run without the threads that left earlier, even in
+      // blocks that post-dominate the branch (NaturalLoopTwoBackedges).
       if (exit_[ci] > level) {
         level = exit_[ci];
         reason = {Kind::kControlFlow, model_.blocks.label_of[exit_cause_[ci]],
+                  "inside a cycle that invocations leave on different iterations"};
+      }
+    }
+    for (uint32_t ci : model_.break_blocks.cycles_of[b]) {
+      if (LeavingLevel(ci) > level) {
+        level = LeavingLevel(ci);
+        reason = {Kind::kControlFlow, model_.blocks.label_of[LeavingCause(ci)],
                   "a break block of a loop that invocations leave on different iterations"};
       }
     }

@@ -76,18 +76,18 @@ class FunctionState {
   const Reason& Why(uint32_t node) const { return why_[node]; }
   // The level of |def| as seen from a use in |use_block|.
   Uniformity UseLevel(uint32_t def, uint32_t use_block) const;
-  // The temporal divergence part of that: the widest divergent exit of a
+  // The temporal divergence part of that: the widest LeavingLevel of a
   // cycle that contains |def| but not |use_block| (reported in |widest|)
   // unless |def| is the same on every iteration of it.
   //
   // The common cases are answered inline, without touching the cycles: no
-  // cycle with a divergent exit yet (tested first: it needs no read of
-  // |def|'s block, which for an operand of another block is often a cache
-  // miss), or a use in the defining block (inside every cycle and loop
-  // construct the definition is in). The solver asks this for every operand
-  // of every evaluation.
+  // cycle that threads may leave on different iterations yet (tested
+  // first: it needs no read of |def|'s block, which for an operand of
+  // another block is often a cache miss), or a use in the defining block
+  // (inside every cycle and loop construct the definition is in). The
+  // solver asks this for every operand of every evaluation.
   Uniformity TemporalLevel(uint32_t def, uint32_t use_block, const Cycle** widest = nullptr) const {
-    if (!any_divergent_exit_) return Uniformity::kUniform;
+    if (!any_leaving_) return Uniformity::kUniform;
     const uint32_t def_block = model_.node_block[def];
     if (def_block == use_block) return Uniformity::kUniform;
     return TemporalLevelAcross(def, def_block, use_block, widest);
@@ -104,6 +104,14 @@ class FunctionState {
   // The block whose divergent branch caused CycleExit / CycleAssumed.
   uint32_t CycleExitCause(uint32_t cycle) const { return exit_cause_[cycle]; }
   uint32_t CycleAssumedCause(uint32_t cycle) const { return assumed_cause_[cycle]; }
+  // The level at which threads may leave |cycle| on different iterations:
+  // its divergent exit, or any time in a cycle that is not m-converged
+  // (its values are divergent at uses outside as inside, asserted ones
+  // too). The block whose divergent branch caused it.
+  Uniformity LeavingLevel(uint32_t cycle) const { return Join(exit_[cycle], assumed_[cycle]); }
+  uint32_t LeavingCause(uint32_t cycle) const {
+    return exit_[cycle] >= assumed_[cycle] ? exit_cause_[cycle] : assumed_cause_[cycle];
+  }
 
  private:
   bool SolveValues(SolverHost& host);
@@ -122,7 +130,7 @@ class FunctionState {
   void EnqueueBranch(uint32_t block);
   void EnqueueControlFlow(uint32_t block);
   void EnqueueCycle(const Cycle* cycle);          // m-convergence changed
-  void EnqueueTemporalUsers(const Cycle* cycle);  // divergent exit changed
+  void EnqueueTemporalUsers(const Cycle* cycle);  // LeavingLevel changed
   // Raises the exit level of |cycle| to |level| because of the divergent
   // |branch| (a block index), and queues what that changes; false if it
   // was that high already. The only writer of exit_.
@@ -147,11 +155,12 @@ class FunctionState {
   std::vector<Uniformity> cf_;
   std::vector<Reason> cf_why_;
   std::vector<Uniformity> exit_;
-  bool any_divergent_exit_ = false;  // some exit_ above kU (set by RaiseExit)
   std::vector<uint32_t> exit_cause_;
   std::vector<Uniformity> assumed_;
   bool any_assumed_ = false;  // some assumed_ above kU
   std::vector<uint32_t> assumed_cause_;
+  // Some LeavingLevel above kU (set with exit_ or assumed_).
+  bool any_leaving_ = false;
   std::unordered_map<uint32_t, Uniformity> local_content_;  // Function variables
   std::unordered_map<uint32_t, uint32_t> local_content_cause_;
   std::unordered_map<uint32_t, CallSummary> call_summary_;  // by call node

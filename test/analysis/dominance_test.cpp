@@ -77,6 +77,29 @@ TEST(DominatorTreeTest, LoopWithTwoExitsPostDominators) {
   EXPECT_EQ(Idoms(dom, 5), (std::vector<uint32_t>{kNone, 0, 1, 2, 2}));
 }
 
+//   0 -> 1 -> 2 -> 3 -> 1       2 -> 2 and 3 -> 3: self loops
+// No block returns: {1, 2, 3} is an endless loop with header 1, whose
+// iterations end at its back edge 3 -> 1 (to the virtual exit, 4). Within
+// an iteration 3 post-dominates the inner loop at 2 that it leaves to, and
+// 1 post-dominates nothing after it.
+TEST(DominatorTreeTest, EndlessLoopIterationsEndAtItsBackEdges) {
+  Cfg cfg;
+  cfg.successors = {{1}, {2}, {2, 3}, {3, 1}};
+  const DominatorTree post(cfg, /*post=*/true);
+  EXPECT_EQ(Idoms(post, 5), (std::vector<uint32_t>{1, 2, 3, 4, kNone}));
+  EXPECT_TRUE(post.Dominates(3, 2));
+  EXPECT_FALSE(post.Dominates(1, 3));
+}
+
+// Blocks that only lead into an endless loop keep their successors: the
+// loop {1, 2} is left at 2 towards the self loop 3, which post-dominates it.
+TEST(DominatorTreeTest, LoopLeftTowardsAnEndlessLoopStillReconverges) {
+  Cfg cfg;
+  cfg.successors = {{1}, {2}, {1, 3}, {3}};
+  const DominatorTree post(cfg, /*post=*/true);
+  EXPECT_EQ(Idoms(post, 5), (std::vector<uint32_t>{1, 2, 3, 4, kNone}));
+}
+
 }  // namespace
 }  // namespace analysis
 }  // namespace spirv_conv

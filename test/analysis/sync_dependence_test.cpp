@@ -64,6 +64,26 @@ TEST(SyncDependenceTest, DivergentBreakIsADivergentExit) {
   EXPECT_TRUE(d.not_m_converged_cycles.empty());
 }
 
+// Threads leave on different iterations and meet after the loop only where
+// the early leavers go:
+//   0 -> 1 (header) -> 4 | 2 (uniform);  2 (div) -> 3 | 5;  3 -> 1 | 4
+// With 5 returning, the threads that reach 4 all stayed at 2 and leave
+// together through 1 -> 4 or 3 -> 4: no join (UniformMultiExitCyclePhi).
+// With 5 -> 4 and 3 -> 1 only, the early leavers meet the later ones, which
+// come through 1 -> 4, at 4: a join of the exit edges.
+TEST(SyncDependenceTest, ExitEdgesJoinOnlyWhereEarlyLeaversArrive) {
+  CfgAnalyses returning(Graph({{1}, {4, 2}, {3, 5}, {1, 4}, {}, {}}));
+  const BranchDivergence r = ComputeBranchDivergence(returning, 2);
+  ASSERT_EQ(r.divergent_exit_cycles.size(), 1u);
+  EXPECT_EQ(r.divergent_exit_cycles[0]->header(), 1u);
+  EXPECT_TRUE(r.joins.empty());
+
+  CfgAnalyses meeting(Graph({{1}, {4, 2}, {3, 5}, {1}, {}, {4}}));
+  const BranchDivergence m = ComputeBranchDivergence(meeting, 2);
+  ASSERT_EQ(m.divergent_exit_cycles.size(), 1u);
+  EXPECT_EQ(m.joins, (std::vector<uint32_t>{4}));
+}
+
 // If/else inside a loop body that reconverges before a uniform latch:
 //   0 -> 1 (header) -> 2 (div) -> 3, 4 -> 5 (latch, uniform) -> 1 | 6
 // 5 is a join; every thread leaves the loop at the same iteration.

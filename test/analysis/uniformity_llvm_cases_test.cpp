@@ -632,8 +632,7 @@ OpFunctionEnd
   m.ExpectFlow(kUniform, {"entry", "A", "B", "C", "D", "exit"});
 }
 
-// KNOWN FAILURE (issue 3): the analysis is wrong here; see the issue note.
-TEST(UniformityLlvmDivergedEntryHeadersNested, DISABLED_HeadersAT) {
+TEST(UniformityLlvmDivergedEntryHeadersNested, HeadersAT) {
   const Kernel m("headers_a_t", R"(
 OpName %a "a"
 OpName %b "b"
@@ -1880,8 +1879,7 @@ OpFunctionEnd
 
 // entry -> H; H -> B; B -> C, H (divergent); C -> X, H (uniform). A natural
 // loop with two back edges that carry the same value.
-// KNOWN FAILURE (issue 3): the analysis is wrong here; see the issue note.
-TEST(UniformityLlvmIrreducible2, DISABLED_NaturalLoopTwoBackedges) {
+TEST(UniformityLlvmIrreducible2, NaturalLoopTwoBackedges) {
   const Kernel m("natural_loop_two_backedges", R"(
 OpName %n "n"
 OpName %a "a"
@@ -1932,6 +1930,8 @@ OpFunctionEnd
   // ("both instances choose the same output from converged dynamic
   // instances") makes it uniform. LLVM 19 reports both divergent.
   m.ExpectValues(kUniform, {"uni.merge.h", "uni.inc"});
+  // C post-dominates B, but threads that took B -> C may have left: the
+  // next iteration runs without them.
   m.ExpectFlow(kDivergent, {"H", "B", "C"});
   m.ExpectFlow(kUniform, {"entry", "X"});
 }
@@ -2222,8 +2222,7 @@ OpFunctionEnd
 //                          Exit
 // "P is always executed convergently -- either by threads that reconverged
 // at header H, or by threads that are still executing the inner cycle."
-// KNOWN FAILURE (issue 3): the analysis is wrong here; see the issue note.
-TEST(UniformityLlvmReducibleHeaders, DISABLED_NestedIrreducible) {
+TEST(UniformityLlvmReducibleHeaders, NestedIrreducible) {
   const Kernel m("nested_irreducible", R"(
 OpName %a "a"
 OpName %b "b"
@@ -2304,6 +2303,8 @@ OpFunctionEnd
   m.ExpectUse(kDivergent, "ee.div", 0);
   m.ExpectValues(kDivergent, {"ee.div"});
   m.ExpectValues(kUniform, {"ee"});
+  // U post-dominates Q, but the threads on Q -> R -> S -> H start the next
+  // iteration of H without those that left through Q -> U -> exit.
   m.ExpectFlow(kDivergent, {"H", "T", "P", "Q", "R", "S", "U"});
   m.ExpectFlow(kUniform, {"entry", "exit"});
 }
@@ -2322,8 +2323,7 @@ OpFunctionEnd
 //                          Exit
 // "P is always executed convergently ... any PHI at P should not be marked
 // divergent."
-// KNOWN FAILURE (issue 3): the analysis is wrong here; see the issue note.
-TEST(UniformityLlvmReducibleHeaders, DISABLED_HeaderLabel1) {
+TEST(UniformityLlvmReducibleHeaders, HeaderLabel1) {
   const Kernel m("header_label_1", R"(
 OpName %a "a"
 OpName %b "b"
@@ -2390,6 +2390,8 @@ OpFunctionEnd
   m.ExpectUse(kDivergent, "ee.div", 0);
   m.ExpectValues(kDivergent, {"ee.div"});
   m.ExpectValues(kUniform, {"ee"});
+  // P and Q post-dominate T, but the threads on T -> R -> H start the next
+  // iteration without those that left through Q -> exit.
   m.ExpectFlow(kDivergent, {"H", "T", "R", "U", "P", "Q"});
   m.ExpectFlow(kUniform, {"entry", "exit"});
 }
@@ -2775,11 +2777,10 @@ OpFunctionEnd
 // "temporal-divergent use of value carried by divergent loop, user is
 // inside sibling loop, defs and use are carried by a uniform loop"
 //   entry -> G;  G -> H;  H -> X, H (divergent);  X -> X, G (uniform);
-//   Y is unreachable, so no block returns: post-dominance says nothing
-//   here, and the verdicts follow maximal convergence (the threads leaving
-//   H reconverge at X within the same iteration of G; G has no exit).
-// KNOWN FAILURE (issue 3): the analysis is wrong here; see the issue note.
-TEST(UniformityLlvmTemporalDiverge, DISABLED_TemporalDivergeLoopuserNested) {
+//   Y is unreachable, so no block returns: G is an endless loop, whose
+//   iterations end at its back edge X -> G (dominance.h). The threads
+//   leaving H reconverge at X within the same iteration of G.
+TEST(UniformityLlvmTemporalDiverge, TemporalDivergeLoopuserNested) {
   const Kernel m("temporal_diverge_loopuser_nested",
                  R"(
 OpName %n "n"
@@ -4073,8 +4074,7 @@ OpFunctionEnd
 // alongside a separate divergent exit from the same cycle."
 //   loop -> body, exit.uniform;  body -> exit.divergent, mid (divergent);
 //   mid -> exit.uniform, loop (uniform)
-// KNOWN FAILURE (issue 3): the analysis is wrong here; see the issue note.
-TEST(UniformityLlvmDivergentCycleExitPhi, DISABLED_UniformMultiExitCyclePhi) {
+TEST(UniformityLlvmDivergentCycleExitPhi, UniformMultiExitCyclePhi) {
   const Kernel m("uniform_multi_exit_cycle_phi",
                  R"(
 OpName %n "n"

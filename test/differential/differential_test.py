@@ -3,7 +3,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """Differential test of `spirv-conv uniformity` against LLVM 19's UniformityAnalysis.
 
-  differential_test.py --spirv-conv PATH [--cases 500] [--seed 1] [--jobs 2]
+  differential_test.py --spirv-conv PATH [--cases 500] [--seed 1] [--jobs 2] [--cycle-shapes]
 
 gen_cfg.py turns each seed into one random function, written both as an
 AMDGPU kernel in LLVM IR and as a SPIR-V Kernel, with the same value and block
@@ -42,6 +42,11 @@ diverged-entry criterion, temporal divergence), never by trusting spirv-conv:
                               cycle header, as the seed's closed-path
                               criterion asks; LLVM's joins skip such paths)
     anything else             FAILURE (unexplained imprecision)
+
+Control flow, which LLVM does not report, is checked against the seed's
+maximal convergence given spirv-conv's own divergent branches and assumed
+cycles (compare_flow): a block whose instances threads split at a divergent
+branch can execute apart must not be called uniform (FAIL-unsound-flow).
 
 docs/differential.md describes every category and the measured counts.
 
@@ -166,7 +171,8 @@ class ConvFunction:
         self.name = name
         self.values = {}   # value name -> level
         self.blocks = {}   # block name -> divergent_branch (bool)
-        self.cycles = []   # [{"header": name, "blocks": [names]}]
+        self.flow = {}     # block name -> control_flow_level
+        self.cycles = []   # [{"header": name, "blocks": [names], "assumed": bool}]
 
 
 def run_spirv_conv(exe, asm_path, target_env):
@@ -194,15 +200,56 @@ def run_spirv_conv(exe, asm_path, target_env):
             ids[b["id"]] = b.get("name")
             if b.get("name"):
                 cf.blocks[b["name"]] = bool(b.get("divergent_branch"))
+                cf.flow[b["name"]] = b.get("control_flow_level")
         for c in fn.get("cycles", []):
             cf.cycles.append({"header": ids.get(c["header"]),
-                              "blocks": [ids.get(x) for x in c["blocks"]]})
+                              "blocks": [ids.get(x) for x in c["blocks"]],
+                              "assumed": c.get("assumed_divergent", "uniform") != "uniform"})
     return funcs
 
 
 # --------------------------------------------------------------------------
 # Independent facts about one generated function
 # --------------------------------------------------------------------------
+
+class FlowNetwork:
+    """A flow network for the brute-force path questions of Facts: node
+    splitting turns vertex-disjoint paths into a flow of integral units."""
+
+    def __init__(self):
+        self.cap = collections.defaultdict(int)
+        self.adj = collections.defaultdict(set)
+
+    def edge(self, u, v, c):
+        self.cap[(u, v)] += c
+        self.adj[u].add(v)
+        self.adj[v].add(u)
+
+    def max_flow(self, src, sink, limit):
+        """The maximum flow from `src` to `sink`, found up to `limit`
+        (Edmonds-Karp: shortest augmenting paths)."""
+        cap, adj = self.cap, self.adj
+        flow = 0
+        while flow < limit:
+            parent = {src: None}
+            queue = collections.deque([src])
+            while queue and sink not in parent:
+                u = queue.popleft()
+                for v in adj[u]:
+                    if v not in parent and cap[(u, v)] > 0:
+                        parent[v] = u
+                        queue.append(v)
+            if sink not in parent:
+                break
+            v = sink
+            while parent[v] is not None:
+                u = parent[v]
+                cap[(u, v)] -= 1
+                cap[(v, u)] += 1
+                v = u
+            flow += 1
+        return flow
+
 
 class Facts:
     """Structural facts of a generated Function, computed here in Python."""
@@ -244,13 +291,8 @@ class Facts:
         key = ("meet", cycle, join)
         if key in self._exit_cache:
             return self._exit_cache[key]
-        cap = collections.defaultdict(int)
-        adj = collections.defaultdict(set)
-
-        def edge(u, v, c):
-            cap[(u, v)] += c
-            adj[u].add(v)
-            adj[v].add(u)
+        net = FlowNetwork()
+        edge = net.edge
 
         src, sink = ("S", "n"), (join, "out")
         for n in self.f.order:
@@ -266,7 +308,7 @@ class Facts:
                 for s in self.succ[n]:
                     if s not in cycle:
                         edge((n, "out"), (s, "in"), 1)
-        found = self._max_flow(cap, adj, src, sink, 2) >= 2
+        found = net.max_flow(src, sink, 2) >= 2
         self._exit_cache[key] = found
         return found
 
@@ -314,13 +356,8 @@ class Facts:
     def _leave_and_return(self, cycle, branch, header, out_start, back_start, use):
         # Max flow on split vertices inside the cycle. OUT collects the edges
         # leaving the cycle; the header is only a sink; each sink takes one unit.
-        cap = collections.defaultdict(int)
-        adj = collections.defaultdict(set)
-
-        def edge(u, v, c):
-            cap[(u, v)] += c
-            adj[u].add(v)
-            adj[v].add(u)
+        net = FlowNetwork()
+        edge = net.edge
 
         out, sink, src = ("OUT", "n"), ("T", "n"), ("S", "n")
         edge(out, sink, 1)
@@ -343,30 +380,7 @@ class Facts:
                 edge(src, (start, "in"), 1)
             elif self.reaches(start, use):
                 edge(src, out, 1)
-        return self._max_flow(cap, adj, src, sink, 2) >= 2
-
-    @staticmethod
-    def _max_flow(cap, adj, src, sink, limit):
-        flow = 0
-        while flow < limit:
-            parent = {src: None}
-            queue = collections.deque([src])
-            while queue and sink not in parent:
-                u = queue.popleft()
-                for v in adj[u]:
-                    if v not in parent and cap[(u, v)] > 0:
-                        parent[v] = u
-                        queue.append(v)
-            if sink not in parent:
-                break
-            v = sink
-            while parent[v] is not None:
-                u = parent[v]
-                cap[(u, v)] -= 1
-                cap[(v, u)] += 1
-                v = u
-            flow += 1
-        return flow
+        return net.max_flow(src, sink, 2) >= 2
 
     # -- joins by brute force --------------------------------------------------
 
@@ -377,13 +391,8 @@ class Facts:
         if s1 == target and s2 == target:
             return False
         # Node splitting: n_in -> n_out (capacity 1; the target is unbounded).
-        cap = collections.defaultdict(int)
-        adj = collections.defaultdict(set)
-
-        def edge(u, v, c):
-            cap[(u, v)] += c
-            adj[u].add(v)
-            adj[v].add(u)
+        net = FlowNetwork()
+        edge = net.edge
 
         for n in self.f.order:
             if n in removed:
@@ -397,7 +406,7 @@ class Facts:
         src, sink = ("S", "x"), (target, "out")
         edge(src, (s1, "in"), 1)
         edge(src, (s2, "in"), 1)
-        return self._max_flow(cap, adj, src, sink, 2) >= 2
+        return net.max_flow(src, sink, 2) >= 2
 
     def joins(self, branch, hierarchy=None, open_paths=False):
         """Join blocks of the branch in `branch`, per the seed's definition: a
@@ -442,6 +451,54 @@ class Facts:
                 out.add(j)
         self._join_cache[key] = out
         return out
+
+    def splits_instance(self, branch, block, hierarchy):
+        """Whether threads that split at `branch` can execute different
+        dynamic instances of `block` (seed 000, maximal convergence): one
+        successor reaches `block` while another reaches an end of that
+        instance without it, along disjoint paths (so that the two groups
+        decide independently). The instance is the current iteration of
+        every cycle (of `hierarchy`) that contains both; its ends are a block
+        from which `block` cannot be reached (a return among them), the
+        header of such a cycle other than `block` (the next iteration), and a
+        block outside the innermost such cycle (left on this iteration: it
+        comes back only through an outer header). Paths do not pass the
+        branch again; a switch naming one block twice has that successor
+        once."""
+        key = ("split", branch, block, id(hierarchy))
+        if key in self._join_cache:
+            return self._join_cache[key]
+        succs = list(dict.fromkeys(self.succ[branch]))
+        around = [c for c in hierarchy.cycles if branch in c.blocks and block in c.blocks]
+        inner = max(around, key=lambda c: c.depth) if around else None
+        heads = {c.header for c in around} - {block}
+
+        def end(n):
+            return n != block and (not self.reaches(n, block) or n in heads or
+                                   (inner is not None and n not in inner.blocks))
+
+        net = FlowNetwork()
+        edge = net.edge
+
+        src, sink, ends = ("S", "n"), ("T", "n"), ("E", "n")
+        edge((block, "in"), sink, 1)
+        edge(ends, sink, 1)
+        for n in self.f.order:
+            if n == branch or n == block:
+                continue
+            edge((n, "in"), (n, "out"), 1)
+            if end(n):
+                edge((n, "out"), ends, 1)
+                continue
+            for t in self.succ[n]:
+                if t != branch:
+                    edge((n, "out"), (t, "in"), 1)
+        for t in succs:
+            if t != branch:
+                edge(src, (t, "in"), 1)
+        found = len(succs) >= 2 and net.max_flow(src, sink, 2) >= 2
+        self._join_cache[key] = found
+        return found
 
     def same_on_diverged_edges(self, phi, branch, join, hierarchy):
         """Whether `phi` (in `join`) takes one value on every edge that
@@ -513,6 +570,7 @@ class CaseResult:
         self.seed = seed
         self.compared_values = 0
         self.compared_branches = 0
+        self.compared_flow = 0
         self.categories = collections.Counter()
         self.failures = []     # (item, message)
         self.notes = []        # (category, item, message) for listed differences
@@ -875,6 +933,8 @@ def compare(seed, f, llvm, conv):
     for b in f.order:
         if b not in conv.blocks:
             res.failures.append((b, "block %s missing from spirv-conv's report" % b))
+        elif conv.flow.get(b) is None:
+            res.failures.append((b, "block %s has no control_flow_level" % b))
         if b not in llvm.blocks:
             res.failures.append((b, "block %s missing from LLVM's output" % b))
     llvm_hier = Hierarchy.llvm_like(facts)
@@ -1035,8 +1095,42 @@ def compare(seed, f, llvm, conv):
             else:
                 res.categories["FAIL-imprecise-branch"] += 1
                 fails.append((b, "branch on %s: spirv-conv divergent, LLVM uniform" % cond))
+    compare_flow(res, fails, facts, conv, conv_hier)
     res.failures = fails
     return res
+
+
+def compare_flow(res, fails, facts, conv, hierarchy):
+    """Control flow, which LLVM does not report: checked against the seed's
+    definitions given spirv-conv's own divergent branches and assumed cycles
+    (whose verdicts compare() checks). A block that lies in a cycle that is
+    not m-converged, or whose instances threads split at a divergent branch
+    can execute apart (Facts.splits_instance), is not executed by all
+    threads together; spirv-conv calling it uniform is unsound. The converse
+    is not checked: the model leaves out blocks that only depend on a
+    branch in non-uniform control flow."""
+    f = facts.f
+    divergent = [b for b in f.order if conv.blocks[b]]
+    assumed = [frozenset(c["blocks"]) for c in conv.cycles if c["assumed"]]
+    for x in f.order:
+        res.compared_flow += 1
+        uniform = conv.flow[x] == "uniform"
+        reason = None
+        if any(x in c for c in assumed):
+            reason = "it lies in a cycle spirv-conv assumes divergent"
+        else:
+            for b in divergent:
+                if facts.splits_instance(b, x, hierarchy):
+                    reason = "threads split at the divergent branch of %s can execute " \
+                             "different instances of it" % b
+                    break
+        if reason and uniform:
+            res.categories["FAIL-unsound-flow"] += 1
+            fails.append((x, "control flow: spirv-conv uniform, but %s" % reason))
+        elif reason or uniform:
+            res.categories["agree-flow"] += 1
+        else:
+            res.categories["flow-beyond-model"] += 1
 
 
 # Each rule: (facts, llvm, conv_div, value, block, inst) -> reason or None.
@@ -1205,7 +1299,7 @@ def reduce_case(args, seed, outdir, max_tries=1500):
     """Greedily simplifies the function of `seed` while a failure of the same
     kind on one of the originally failing items remains. Writes
     case-<seed>-min.ll / .spvasm and returns (result, paths, listing)."""
-    f = gen_cfg.generate(seed, "f")
+    f = gen_cfg.generate(seed, "f", args.cycle_shapes)
     work = tempfile.mkdtemp(prefix="reduce-", dir=outdir)
     ll, asm = os.path.join(work, "r.ll"), os.path.join(work, "r.spvasm")
 
@@ -1262,10 +1356,11 @@ def reduce_case(args, seed, outdir, max_tries=1500):
     ll = os.path.join(outdir, "case-%d-min.ll" % seed)
     asm = os.path.join(outdir, "case-%d-min.spvasm" % seed)
     with open(ll, "w") as fh:
-        fh.write("; reduced from gen_cfg.py --seed %d\n" % seed + gen_cfg.emit_llvm([f]))
+        fh.write("; reduced from gen_cfg.py %s\n" % generator_args(args, seed) +
+                 gen_cfg.emit_llvm([f]))
     with open(asm, "w") as fh:
         fh.write(gen_cfg.emit_spirv([f]).replace(
-            "; SPIR-V\n", "; SPIR-V\n; reduced from gen_cfg.py --seed %d\n" % seed, 1))
+            "; SPIR-V\n", "; SPIR-V\n; reduced from gen_cfg.py %s\n" % generator_args(args, seed), 1))
     return res, (ll, asm), listing(f, llvm, conv)
 
 
@@ -1297,8 +1392,13 @@ def listing(f, llvm, conv):
 # Driver
 # --------------------------------------------------------------------------
 
+def generator_args(args, seed):
+    """gen_cfg.py's options that give the program of `seed`."""
+    return "--seed %d%s" % (seed, " --cycle-shapes" if args.cycle_shapes else "")
+
+
 def run_batch(args, seeds, work):
-    funcs = [gen_cfg.generate(s, "f%d" % s) for s in seeds]
+    funcs = [gen_cfg.generate(s, "f%d" % s, args.cycle_shapes) for s in seeds]
     tag = "batch-%d" % seeds[0]
     ll = os.path.join(work, tag + ".ll")
     asm = os.path.join(work, tag + ".spvasm")
@@ -1323,13 +1423,14 @@ def run_batch(args, seeds, work):
 
 
 def write_case(args, seed, outdir):
-    f = gen_cfg.generate(seed, "f")
+    f = gen_cfg.generate(seed, "f", args.cycle_shapes)
     ll = os.path.join(outdir, "case-%d.ll" % seed)
     asm = os.path.join(outdir, "case-%d.spvasm" % seed)
     with open(ll, "w") as fh:
-        fh.write("; gen_cfg.py --seed %d\n" % seed + gen_cfg.emit_llvm([f]))
+        fh.write("; gen_cfg.py %s\n" % generator_args(args, seed) + gen_cfg.emit_llvm([f]))
     with open(asm, "w") as fh:
-        fh.write(gen_cfg.emit_spirv([f]).replace("; SPIR-V\n", "; SPIR-V\n; gen_cfg.py --seed %d\n" % seed, 1))
+        fh.write(gen_cfg.emit_spirv([f]).replace(
+            "; SPIR-V\n", "; SPIR-V\n; gen_cfg.py %s\n" % generator_args(args, seed), 1))
     return f, ll, asm
 
 
@@ -1360,6 +1461,9 @@ def main(argv=None):
                     help="reduce the first N failing cases to small reproducers (slow)")
     ap.add_argument("--list", action="store_true",
                     help="list every non-agreeing value with its category")
+    ap.add_argument("--cycle-shapes", action="store_true",
+                    help="generate with gen_cfg.py --cycle-shapes (loops with several latches, "
+                         "rings nested in cycles)")
     ap.add_argument("--strict-suspects", action="store_true",
                     help="also fail when both analyses say uniform but the brute-force join rule says divergent")
     args = ap.parse_args(argv)
@@ -1385,7 +1489,7 @@ def main(argv=None):
 
     totals = collections.Counter()
     features = collections.Counter()
-    values = branches = 0
+    values = branches = flows = 0
     failing = []
     suspects = []
     for r in results:
@@ -1393,6 +1497,7 @@ def main(argv=None):
         features.update(r.features)
         values += r.compared_values
         branches += r.compared_branches
+        flows += r.compared_flow
         if r.failures:
             failing.append(r)
         if r.suspects:
@@ -1409,7 +1514,8 @@ def main(argv=None):
         shown += 1
         alone, ll, asm = rerun_alone(args, r.seed, outdir)
         print("FAIL seed %d: %s %s" % (r.seed, ll, asm))
-        print("  reproduce: gen_cfg.py --seed %d --llvm f.ll --spirv f.spvasm" % r.seed)
+        print("  reproduce: gen_cfg.py %s --llvm f.ll --spirv f.spvasm"
+              % generator_args(args, r.seed))
         if not alone.failures:
             print("  (the difference disappears when the case runs alone: batching changes a result)")
         for item, msg in (alone.failures or r.failures)[:12]:
@@ -1435,9 +1541,10 @@ def main(argv=None):
             for cat, item, msg in r.notes:
                 print("seed %d %-6s %s %s" % (r.seed, item, cat, msg))
 
-    print("differential (LLVM 19 UniformityAnalysis vs spirv-conv): %d cases (seeds %d..%d), "
-          "%d values, %d branches, %.1fs" % (len(results), seeds[0], seeds[-1], values, branches,
-                                              time.time() - start))
+    print("differential (LLVM 19 UniformityAnalysis vs spirv-conv): %d cases (seeds %d..%d%s), "
+          "%d values, %d branches, %d blocks' control flow, %.1fs"
+          % (len(results), seeds[0], seeds[-1], ", cycle shapes" if args.cycle_shapes else "",
+             values, branches, flows, time.time() - start))
     print("  cases with: " + ", ".join("%s %d" % kv for kv in sorted(features.items())))
     for cat in sorted(totals):
         print("  %-40s %d" % (cat, totals[cat]))

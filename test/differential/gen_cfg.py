@@ -16,7 +16,10 @@ same value and block names:
 The graphs mix structured pieces (if, if/else, C-like switches with
 fall-through, while and do-while loops with multi-level breaks, continues and
 early returns) with irreducible regions (a ring of 2 or 3 blocks entered at
-several of them) and a few random extra edges. Blocks get phis at joins, loop
+several of them) and a few random extra edges. With --cycle-shapes they also
+have loops with two or three latches, the last one the only exit, and rings
+nested in a loop or in an irreducible cycle (the seed gives another program
+then). Blocks get phis at joins, loop
 headers and loop exits; phi inputs mix constants, kernel arguments, the
 work-item id and values defined in dominating blocks (often inside loops, for
 temporal divergence). Loop bodies also get "invariant chain" values such as
@@ -30,6 +33,7 @@ Usage:
   gen_cfg.py --seed 17 --llvm f.ll --spirv f.spvasm
   gen_cfg.py --seed 17 --count 25 --llvm batch.ll --spirv batch.spvasm
   gen_cfg.py --seed 17 --dot        # the CFG as Graphviz, for debugging
+  gen_cfg.py --seed 17 --cycle-shapes --spirv f.spvasm
   gen_cfg.py --seed 17 --shader s.spvasm [--shader-kernel-twin k.spvasm] [--llvm-host h.ll]
                                     # executable forms for test/structurize/
 """
@@ -262,13 +266,18 @@ def cyclic_sccs(nodes, succ):
 # --------------------------------------------------------------------------
 
 class Generator:
-    def __init__(self, seed, name="f", max_blocks=None):
+    def __init__(self, seed, name="f", max_blocks=None, cycle_shapes=False):
         self.rng = random.Random(seed)
         self.seed = seed
         self.f = Function(name)
         r = self.rng
         self.max_blocks = max_blocks or r.choice((6, 9, 12, 16, 20, 26))
         self.irreducible_bias = r.random()  # some functions are knotty, some tidy
+        # Also loops with several latches and rings nested in cycles (the
+        # shapes of the LLVM-port tests NaturalLoopTwoBackedges, HeaderLabel1,
+        # NestedIrreducible and HeadersAT). Off, a seed gives the program it
+        # always gave.
+        self.cycle_shapes = cycle_shapes
         self.loops = []  # stack of (header, exit) for break/continue
         self.next_value = 0
 
@@ -290,11 +299,16 @@ class Generator:
         choices = [("plain", 2), ("if", 3), ("ifelse", 3), ("switch", 1.5),
                    ("loop", 3 if depth < 3 else 0.5),
                    ("irreducible", 4 * self.irreducible_bias if depth < 3 else 0)]
+        if self.cycle_shapes:
+            choices += [("latches", 3 if depth < 3 else 0.5),
+                        ("nested_ring", 3 if depth < 2 else 0)]
         if self.loops:
             choices += [("break", 2), ("continue", 1.2)]
         choices.append(("return", 0.6))
         if self.budget_left() < 4:
             choices = [c for c in choices if c[0] in ("plain", "if", "break", "continue", "return")]
+        elif self.budget_left() < 8:
+            choices = [c for c in choices if c[0] != "nested_ring"]
         kinds, weights = zip(*choices)
         kind = r.choices(kinds, weights)[0]
         return getattr(self, "stmt_" + kind)(cur, depth)
@@ -388,6 +402,80 @@ class Generator:
                 exits += 1
             else:
                 end.term = ("br", nxt)
+        return exit_
+
+    def stmt_latches(self, cur, depth):
+        """A loop with two or three latches, the last one its only exit:
+        header -> body -> latch1 -> header | next -> ... -> latchK -> header
+        | exit. A divergent latch before the last sends some threads round
+        while the others go on and may leave, and every block after it
+        post-dominates it (NaturalLoopTwoBackedges, HeaderLabel1)."""
+        r = self.rng
+        header = self.f.new_block()
+        exit_ = self.f.new_block()
+        cur.term = ("br", header.name)
+        self.loops.append((header.name, exit_.name))
+        end = self.gen_seq(header, depth + 1)
+        for _ in range(r.choice((1, 1, 2))):
+            if end is header:
+                end = self.stmt_plain(end, depth)
+            nxt = self.f.new_block()
+            self.cond_branch(end, header.name, nxt.name, swap=True)
+            end = self.gen_seq(nxt, depth + 1) if r.random() < 0.5 else nxt
+        if end is header:
+            end = self.stmt_plain(end, depth)
+        self.cond_branch(end, header.name, exit_.name)
+        self.loops.pop()
+        return exit_
+
+    def stmt_nested_ring(self, cur, depth):
+        """A ring of two or three blocks entered at two of them inside an
+        outer cycle, which is a loop (header H) or itself irreducible
+        (entered at A and at B, A -> B): the ring's exits lead to the outer
+        latch, to the outer exit, or to a block that branches to either.
+        Its header does not dominate the joins on the other entry's side
+        (NestedIrreducible, HeadersAT)."""
+        r = self.rng
+        exit_ = self.f.new_block()
+        if r.random() < 0.5:
+            back = self.f.new_block()
+            head = self.f.new_block()
+            self.cond_branch(cur, back.name, head.name)
+            back.term = ("br", head.name)
+        else:
+            back = head = self.f.new_block()
+            cur.term = ("br", head.name)
+        latch = self.f.new_block()
+        self.loops.append((back.name, exit_.name))
+        k = r.choice((2, 2, 3))
+        ring = [self.f.new_block() for _ in range(k)]
+        names = [b.name for b in ring]
+        if k == 2 or r.random() < 0.5:
+            self.cond_branch(head, names[0], names[1])
+        else:
+            self.switch_branch(head, names[0], names[1:])
+        leave = None  # the block that branches to the latch or the exit
+        latch_entered = False  # the last ring block leads to the latch if none did
+        for i, block in enumerate(ring):
+            end = self.gen_seq(block, depth + 1) if r.random() < 0.6 else block
+            nxt = names[(i + 1) % k]
+            if i == k - 1 or r.random() < 0.7:
+                x = r.random()
+                if x < 0.4 or (i == k - 1 and leave is None and not latch_entered):
+                    target = latch.name
+                    latch_entered = True
+                elif x < 0.7:
+                    target = exit_.name
+                else:
+                    if leave is None:
+                        leave = self.f.new_block()
+                        self.cond_branch(leave, latch.name, exit_.name, swap=True)
+                    target = leave.name
+                self.cond_branch(end, nxt, target, swap=True)
+            else:
+                end.term = ("br", nxt)
+        self.cond_branch(latch, back.name, exit_.name)
+        self.loops.pop()
         return exit_
 
     def stmt_break(self, cur, depth):
@@ -585,8 +673,8 @@ class Generator:
         return self.f
 
 
-def generate(seed, name="f"):
-    return Generator(seed, name).generate()
+def generate(seed, name="f", cycle_shapes=False):
+    return Generator(seed, name, cycle_shapes=cycle_shapes).generate()
 
 
 # --------------------------------------------------------------------------
@@ -1111,13 +1199,16 @@ def main(argv=None):
                          "i32 @f(a, b, n, tid, fuel), for lli")
     ap.add_argument("--local-size", type=int, default=64,
                     help="--shader: LocalSize x (default 64)")
+    ap.add_argument("--cycle-shapes", action="store_true",
+                    help="also draw loops with several latches and rings nested in cycles")
     args = ap.parse_args(argv)
     if (args.shader or args.shader_kernel_twin or args.llvm_host) and args.count != 1:
         ap.error("--shader, --shader-kernel-twin and --llvm-host take one function (--count 1)")
     if args.count == 1:
-        funcs = [generate(args.seed, "f")]
+        funcs = [generate(args.seed, "f", args.cycle_shapes)]
     else:
-        funcs = [generate(s, "f%d" % s) for s in range(args.seed, args.seed + args.count)]
+        funcs = [generate(s, "f%d" % s, args.cycle_shapes)
+                 for s in range(args.seed, args.seed + args.count)]
     if args.llvm:
         with open(args.llvm, "w") as fh:
             fh.write(emit_llvm(funcs))
