@@ -84,6 +84,29 @@ TEST(DerivativeRuleTest, ImplicitLodInDivergentIfIsAWarningExplicitLodIsFine) {
                                       {kRule, Severity::kWarning, "%lod = OpImageQueryLod"}});
 }
 
+// The two findings above share their explanation: Lint() reports them as
+// one finding with a second site, unless grouping is off.
+TEST(DerivativeRuleTest, FindingsWithOneCauseAreGrouped) {
+  Shader shader = DivergentIf(R"(%t = OpLoad %simg %tex
+%implicit = OpImageSampleImplicitLod %v4float %t %v2_half
+%lod = OpImageQueryLod %v2float %t %v2_half
+)");
+  shader.capabilities = "OpCapability ImageQuery\n";
+  shader.names += "OpName %implicit \"implicit\"\nOpName %lod \"lod\"\n";
+  shader.annotations = kTextureAnnotations;
+  shader.globals += kTextureGlobals;
+  const std::vector<Finding> grouped = test::LintGrouped(shader);
+  ASSERT_EQ(grouped.size(), 1u);
+  ASSERT_EQ(grouped[0].more_sites.size(), 1u);
+  EXPECT_EQ(grouped[0].more_sites[0].location.instruction.rfind("%lod = OpImageQueryLod", 0), 0u);
+  LintOptions separate;
+  separate.group_by_cause = false;
+  const std::vector<Finding> each = test::LintGrouped(shader, separate);
+  ASSERT_EQ(each.size(), 2u);
+  EXPECT_EQ(each[0].notes.size(), each[1].notes.size());
+  EXPECT_TRUE(each[1].more_sites.empty());
+}
+
 TEST(DerivativeRuleTest, NothingInUniformControlFlow) {
   // A branch on a constant: every invocation takes the same side.
   Shader shader = DivergentIf("%dx = OpDPdx %float %v\n");

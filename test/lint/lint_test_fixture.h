@@ -114,8 +114,8 @@ inline std::string Describe(const std::vector<Finding>& findings) {
   return out.str();
 }
 
-// Lints |shader| with |options|; fails the test if it does not load.
-inline std::vector<Finding> LintShader(const Shader& shader, const LintOptions& options = {}) {
+// Lint() on |shader| with |options|; fails the test if it does not load.
+inline std::vector<Finding> LintGrouped(const Shader& shader, const LintOptions& options = {}) {
   const SpirvBinary binary = MustAssemble(Assemble(shader));
   if (binary.words.empty()) return {};
   if (shader.validate) {
@@ -135,6 +135,24 @@ inline std::vector<Finding> LintShader(const Shader& shader, const LintOptions& 
     return {};
   }
   return Lint(**context, **info, options);
+}
+
+// LintGrouped, with a finding's further sites with the same cause as
+// findings of their own (the rules' tests are about sites; grouping has its
+// own test).
+inline std::vector<Finding> LintShader(const Shader& shader, const LintOptions& options = {}) {
+  std::vector<Finding> findings;
+  for (Finding& f : LintGrouped(shader, options)) {
+    std::vector<Note> sites = std::move(f.more_sites);
+    f.more_sites.clear();
+    findings.push_back(f);
+    for (Note& site : sites) {
+      findings.push_back(f);
+      findings.back().message = std::move(site.message);
+      findings.back().location = std::move(site.location);
+    }
+  }
+  return findings;
 }
 
 // The findings are exactly |expected|, in module order.
