@@ -149,6 +149,12 @@ class UniformityInfo {
   // terminate invocations (OpKill in the callee) can be less uniform than
   // the start of its block.
   Uniformity ControlFlowLevel(const spvtools::opt::Instruction& instruction) const;
+  // The control-flow level of block |label| relative to the entry of its
+  // function: ControlFlowLevel without the level of the call sites (the
+  // calling contexts' parameters still count), joined over every calling
+  // context. Uniform: the invocations that called the function together
+  // execute the block together.
+  Uniformity ControlFlowLevelInFunction(uint32_t label) const;
 
   // The cycles of function |function_id|, parents before children.
   const std::vector<UniformityCycle>& Cycles(uint32_t function_id) const;

@@ -2,10 +2,16 @@
 // visible instances to an indirect draw list with one atomic per subgroup.
 // Culled instances `return` early (a per-invocation frustum test), so the
 // subgroup operations after the return run with only the visible
-// invocations active -- divergent control flow: subgroupAdd(),
-// subgroupExclusiveAdd(), subgroupElect() and subgroupBroadcastFirst() are
-// findings. The subgroupAll() before the return is in uniform control flow.
-// The fixed shader is instance_cull_ballot.comp.
+// invocations active -- divergent control flow. The visible invocations all
+// took the same path to them ("Invocations will continue to execute the
+// same dynamic instances as long as they follow the same control-flow
+// path", SPIR-V 2.2.2), so subgroupAdd(), subgroupExclusiveAdd() and
+// subgroupElect() count exactly the visible ones, as the append wants:
+// notes (subgroup-op-divergent-cf). subgroupBroadcastFirst() comes after
+// `if (subgroupElect())` rejoins in that divergent control flow: the
+// elect-then-atomic idiom, not counted as a rejoin, so a note too. The
+// subgroupAll() before the return is in uniform control flow.
+// instance_cull_ballot.comp keeps every invocation active instead.
 #version 450
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_vote : require
@@ -58,13 +64,13 @@ void main()
     if (!visible) {
         return;
     }
-    uint visibleCount = subgroupAdd(1u);                                  // EXPECT: subgroup-op-divergent-cf
-    uint slotInSubgroup = subgroupExclusiveAdd(1u);                       // EXPECT: subgroup-op-divergent-cf
+    uint visibleCount = subgroupAdd(1u);                                  // EXPECT: subgroup-op-divergent-cf note
+    uint slotInSubgroup = subgroupExclusiveAdd(1u);                       // EXPECT: subgroup-op-divergent-cf note
     uint base = 0u;
-    if (subgroupElect()) {                                                // EXPECT: subgroup-op-divergent-cf
+    if (subgroupElect()) {                                                // EXPECT: subgroup-op-divergent-cf note
         base = atomicAdd(drawCount, visibleCount);
     }
-    base = subgroupBroadcastFirst(base);                                  // EXPECT: subgroup-op-divergent-cf
+    base = subgroupBroadcastFirst(base);                                  // EXPECT: subgroup-op-divergent-cf note EXPECT-NOT: subgroup-op-after-rejoin
     uint slot = base + slotInSubgroup;
     draws[slot] = DrawCommand(inst.indexCount, 1u, inst.firstIndex, 0, allInRange ? id : min(id, frustum.instanceCount - 1u));
 }

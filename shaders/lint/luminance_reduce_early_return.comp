@@ -4,7 +4,8 @@
 // invocations that returned never reach the barriers, so every barrier()
 // after it (also the one in the uniform halving loop) is in control flow
 // that is not uniform across the workgroup -- undefined behaviour. The
-// subgroupAdd() after the return sees only part of the subgroup: a warning.
+// subgroupAdd() after the return sees only the invocations that did not
+// return, which took the same path to it: a note.
 // The fixed shader is luminance_reduce_guarded.comp.
 #version 450
 #extension GL_KHR_shader_subgroup_arithmetic : require
@@ -34,7 +35,7 @@ void main()
         return;
     }
     float v = logLum[gid];
-    float subgroupSum = subgroupAdd(v);                                   // EXPECT: subgroup-op-divergent-cf
+    float subgroupSum = subgroupAdd(v);                                   // EXPECT: subgroup-op-divergent-cf note
     sums[lid] = v;
     barrier();                                                            // EXPECT: barrier-divergent-cf
     for (uint s = GROUP_SIZE / 2u; s > 0u; s >>= 1u) {

@@ -1,10 +1,18 @@
 // meshlet_prefix_helper.comp -- meshlet triangle compaction: surviving
 // triangles are packed with a subgroup prefix sum written as a helper.
-// packedOffset() runs a subgroupExclusiveAdd() and subgroupAdd(); it is
-// called from inside `if (survives)`, a per-triangle test, so the subgroup
-// operations in the helper run in divergent control flow: findings on the
-// helper's lines, and the subgroupBroadcastFirst() of the base in the same
-// branch of main() is one too. subgroupMax() at the top level is fine.
+// packedOffset() runs a subgroupExclusiveAdd() and subgroupAdd() at its top
+// level; it is called from inside `if (survives)`, a per-triangle test, so
+// they cover only the surviving invocations, which the helper does not know:
+// subgroup-op-divergent-call warnings at -O0. spirv-opt -O inlines the
+// helper into the branch, where they are plain operations inside a
+// divergent if: subgroup-op-divergent-cf notes. In main(), `if (offset ==
+// 0u)` picks the invocation that does the atomic -- the first active one,
+// but the lint only recognises subgroupElect() and subgroupBroadcastFirst(x)
+// == x as such tests -- and rejoins inside `if (survives)`, where nothing
+// promises that the invocations run together again: the
+// subgroupBroadcastFirst() of the base after it is a subgroup-op-after-rejoin
+// warning. (subgroupElect() there would make it the elect-then-atomic idiom.)
+// subgroupMax() at the top level is fine.
 #version 450
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
@@ -28,8 +36,8 @@ layout(set = 0, binding = 3, std430) buffer Counts {
 
 uint packedOffset(uint count, out uint total)
 {
-    total = subgroupAdd(count);                                           // EXPECT: subgroup-op-divergent-cf
-    return subgroupExclusiveAdd(count);                                   // EXPECT: subgroup-op-divergent-cf
+    total = subgroupAdd(count);                                           // EXPECT-O0: subgroup-op-divergent-call warning EXPECT-O: subgroup-op-divergent-cf note
+    return subgroupExclusiveAdd(count);                                   // EXPECT-O0: subgroup-op-divergent-call warning EXPECT-O: subgroup-op-divergent-cf note
 }
 
 void main()
@@ -50,7 +58,7 @@ void main()
         if (offset == 0u) {
             base = atomicAdd(packedCount, total);
         }
-        base = subgroupBroadcastFirst(base);                              // EXPECT: subgroup-op-divergent-cf
+        base = subgroupBroadcastFirst(base);                              // EXPECT: subgroup-op-after-rejoin warning
         packedTriangles[base + offset] = tri;
     }
     if (gl_SubgroupInvocationID == 0u) {

@@ -2,10 +2,13 @@
 // are appended to per-pixel linked lists, with one atomic per subgroup.
 // Nearly transparent fragments are discarded first (OpKill on a per-pixel
 // alpha). After that the subgroup operations see only the surviving
-// invocations (divergent control flow: subgroupAdd(), subgroupElect(),
-// subgroupBroadcastFirst(), subgroupExclusiveAdd() are findings) and the
-// implicit-LOD texture() of the tint is one too. The texture() and the
-// subgroupAny() before the discard are fine.
+// invocations, which took the same path to them: subgroupAdd() and
+// subgroupElect() count the survivors, as the append wants (notes,
+// subgroup-op-divergent-cf). subgroupBroadcastFirst() and
+// subgroupExclusiveAdd() come after `if (subgroupElect())` rejoins: the
+// elect-then-atomic idiom, not counted as a rejoin, so notes too. The
+// implicit-LOD texture() of the tint after the discard is a derivative
+// finding. The texture() and the subgroupAny() before the discard are fine.
 #version 450
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_vote : require
@@ -34,13 +37,13 @@ void main()
         discard;
     }
     color.rgb *= texture(tintTex, inUV * 0.5).rgb;                        // EXPECT: derivative-divergent-cf warning
-    uint count = subgroupAdd(1u);                                         // EXPECT: subgroup-op-divergent-cf
+    uint count = subgroupAdd(1u);                                         // EXPECT: subgroup-op-divergent-cf note
     uint base = 0u;
-    if (subgroupElect()) {                                                // EXPECT: subgroup-op-divergent-cf
+    if (subgroupElect()) {                                                // EXPECT: subgroup-op-divergent-cf note
         base = atomicAdd(nodeCounter, count);
     }
-    base = subgroupBroadcastFirst(base);                                  // EXPECT: subgroup-op-divergent-cf
-    uint node = base + subgroupExclusiveAdd(1u);                          // EXPECT: subgroup-op-divergent-cf
+    base = subgroupBroadcastFirst(base);                                  // EXPECT: subgroup-op-divergent-cf note EXPECT-NOT: subgroup-op-after-rejoin
+    uint node = base + subgroupExclusiveAdd(1u);                          // EXPECT: subgroup-op-divergent-cf note EXPECT-NOT: subgroup-op-after-rejoin
     if (node < maxNodes) {
         uint previous = imageAtomicExchange(headPointers, ivec2(gl_FragCoord.xy), node);
         nodes[node] = uvec4(packUnorm4x8(color), floatBitsToUint(gl_FragCoord.z), previous, anyOpaque ? 1u : 0u);

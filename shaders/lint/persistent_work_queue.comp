@@ -2,10 +2,12 @@
 // invocation pops work items from a global queue until it is empty.
 // The loop exits when an invocation's own atomicAdd() returns an index past
 // the end: a divergent exit, so in later iterations only some invocations
-// are active -- the subgroupBallot() and subgroupOr() in the loop body are
-// findings. All invocations leave the loop and meet after it: the
-// subgroupAdd() there runs in reconverged, uniform control flow, and so
-// does the subgroupAdd() after the divergent if/else that precedes the loop.
+// are active -- the subgroupBallot() and subgroupOr() in the loop body run
+// with the invocations still popping work, which took the same path there
+// (no branch rejoins inside the loop): notes (subgroup-op-divergent-cf).
+// All invocations leave the loop and meet after it: the subgroupAdd() there
+// runs in reconverged, uniform control flow, and so does the subgroupAdd()
+// after the divergent if/else that precedes the loop.
 #version 450
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_ballot : require
@@ -53,8 +55,8 @@ void main()
             break;
         }
         uint bin = directionBin(rays[item].directionTMax.xyz);
-        uvec4 sameBin = subgroupBallot(bin == 0u);                        // EXPECT: subgroup-op-divergent-cf
-        binsSeen = subgroupOr(binsSeen | (1u << bin));                    // EXPECT: subgroup-op-divergent-cf
+        uvec4 sameBin = subgroupBallot(bin == 0u);                        // EXPECT: subgroup-op-divergent-cf note
+        binsSeen = subgroupOr(binsSeen | (1u << bin));                    // EXPECT: subgroup-op-divergent-cf note
         atomicAdd(binCounts[bin], 1u);
         processed += 1u + 0u * sameBin.x;
     }

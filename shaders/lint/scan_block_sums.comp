@@ -7,7 +7,7 @@
 // uniform control flow, no finding. The partial-sum buffer array is indexed
 // by gl_WorkGroupID.y (uniform): no NonUniform needed. The subgroup rank
 // of the in-range elements, under `if (gid < pc.valueCount)` (divergent in
-// the last workgroup), is a finding.
+// the last workgroup), ranks the invocations that took that branch: a note.
 #version 450
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
@@ -59,7 +59,7 @@ void main()
     }
     uint gid = gl_GlobalInvocationID.x;
     if (gid < pc.valueCount) {
-        uint rank = subgroupExclusiveAdd(1u);                             // EXPECT: subgroup-op-divergent-cf
+        uint rank = subgroupExclusiveAdd(1u);                             // EXPECT: subgroup-op-divergent-cf note
         ranks[gid] = rank;
     }
 }

@@ -3,7 +3,8 @@
 // The subgroup reductions at the top level run in uniform control flow
 // (every invocation of the subgroup is active; no finding). Inside
 // `if (luma > params.brightThreshold)` -- a per-pixel texel -- subgroupMax()
-// and subgroupBallot() only see the bright pixels: findings.
+// and subgroupBallot() only see the bright pixels, the invocations that took
+// the branch: notes (a ballot inside an if is how they are counted).
 #version 450
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
@@ -30,8 +31,8 @@ void main()
     float peak = 0.0;
     uint brightCount = 0u;
     if (luma > params.brightThreshold) {
-        peak = subgroupMax(luma);                                         // EXPECT: subgroup-op-divergent-cf
-        uvec4 bright = subgroupBallot(true);                              // EXPECT: subgroup-op-divergent-cf
+        peak = subgroupMax(luma);                                         // EXPECT: subgroup-op-divergent-cf note
+        uvec4 bright = subgroupBallot(true);                              // EXPECT: subgroup-op-divergent-cf note
         brightCount = bitCount(bright.x) + bitCount(bright.y);
     }
     outRateHint = vec4(variance * params.varianceScale, peak, float(brightCount), 1.0);

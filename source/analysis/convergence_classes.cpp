@@ -44,6 +44,13 @@ ConvergenceClass ImpliedGroupOperation(Uniformity scope, bool co_convergent) {
   return cls;
 }
 
+// SPIR-V, e.g. OpGroupNonUniformShuffle: "The resulting value is undefined
+// if Id is an inactive invocation".
+ConvergenceClass ReadingOtherInvocation(ConvergenceClass cls) {
+  cls.flags |= kReadsOtherInvocation;
+  return cls;
+}
+
 ConvergenceClass WithUniformOperand(ConvergenceClass cls, uint32_t operand, Uniformity scope) {
   cls.uniform_operand = operand;
   cls.uniform_operand_scope = scope;
@@ -121,10 +128,6 @@ ConvergenceClass ClassifyConvergence(const spvtools::opt::Instruction& inst) {
     case Op::OpGroupNonUniformAllEqual:
     case Op::OpGroupNonUniformBroadcastFirst:
     case Op::OpGroupNonUniformBallot:
-    case Op::OpGroupNonUniformShuffle:
-    case Op::OpGroupNonUniformShuffleXor:
-    case Op::OpGroupNonUniformShuffleUp:
-    case Op::OpGroupNonUniformShuffleDown:
     case Op::OpGroupNonUniformIAdd:
     case Op::OpGroupNonUniformFAdd:
     case Op::OpGroupNonUniformIMul:
@@ -141,7 +144,6 @@ ConvergenceClass ClassifyConvergence(const spvtools::opt::Instruction& inst) {
     case Op::OpGroupNonUniformLogicalAnd:
     case Op::OpGroupNonUniformLogicalOr:
     case Op::OpGroupNonUniformLogicalXor:
-    case Op::OpGroupNonUniformRotateKHR:
     case Op::OpGroupNonUniformPartitionNV:
     case Op::OpGroupAll:
     case Op::OpGroupAny:
@@ -162,10 +164,16 @@ ConvergenceClass ClassifyConvergence(const spvtools::opt::Instruction& inst) {
     case Op::OpGroupUMaxNonUniformAMD:
     case Op::OpGroupSMaxNonUniformAMD:
       return ScopedGroupOperation(/*co_convergent=*/true);
+    case Op::OpGroupNonUniformShuffle:
+    case Op::OpGroupNonUniformShuffleXor:
+    case Op::OpGroupNonUniformShuffleUp:
+    case Op::OpGroupNonUniformShuffleDown:
+    case Op::OpGroupNonUniformRotateKHR:
+      return ReadingOtherInvocation(ScopedGroupOperation(/*co_convergent=*/true));
     // Id: dynamically uniform within the subgroup (a constant before SPIR-V 1.5;
     // VUID-RuntimeSpirv-subgroupBroadcastDynamicId-06276).
     case Op::OpGroupNonUniformBroadcast:
-      return WithUniformOperand(ScopedGroupOperation(true), 2, kS);
+      return WithUniformOperand(ReadingOtherInvocation(ScopedGroupOperation(true)), 2, kS);
     // LocalId: the same for all invocations of the execution scope.
     case Op::OpGroupBroadcast: {
       ConvergenceClass cls = WithUniformOperand(ScopedGroupOperation(true), 2, kD);
@@ -174,24 +182,25 @@ ConvergenceClass ClassifyConvergence(const spvtools::opt::Instruction& inst) {
     }
     // Quad operations read other invocations of the quad.
     case Op::OpGroupNonUniformQuadSwap:
-      return ImpliedGroupOperation(kQ, /*co_convergent=*/true);
+      return ReadingOtherInvocation(ImpliedGroupOperation(kQ, /*co_convergent=*/true));
     // Index: dynamically uniform within the quad (VUID-RuntimeSpirv-
     // subgroupBroadcastDynamicId-06277).
     case Op::OpGroupNonUniformQuadBroadcast:
-      return WithUniformOperand(ImpliedGroupOperation(kQ, true), 2, kQ);
+      return WithUniformOperand(ReadingOtherInvocation(ImpliedGroupOperation(kQ, true)), 2, kQ);
     case Op::OpSubgroupBallotKHR:
     case Op::OpSubgroupFirstInvocationKHR:
     case Op::OpSubgroupAllKHR:
     case Op::OpSubgroupAnyKHR:
     case Op::OpSubgroupAllEqualKHR:
+      return ImpliedGroupOperation(kS, /*co_convergent=*/true);
     case Op::OpSubgroupShuffleINTEL:
     case Op::OpSubgroupShuffleDownINTEL:
     case Op::OpSubgroupShuffleUpINTEL:
     case Op::OpSubgroupShuffleXorINTEL:
-      return ImpliedGroupOperation(kS, /*co_convergent=*/true);
+      return ReadingOtherInvocation(ImpliedGroupOperation(kS, /*co_convergent=*/true));
     // Index: dynamically uniform (SPV_KHR_shader_ballot).
     case Op::OpSubgroupReadInvocationKHR:
-      return WithUniformOperand(ImpliedGroupOperation(kS, true), 1, kS);
+      return WithUniformOperand(ReadingOtherInvocation(ImpliedGroupOperation(kS, true)), 1, kS);
 
     // Pure functions of a ballot value and the invocation's own id: no
     // dependence on the active set, but still group operations.

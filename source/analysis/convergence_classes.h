@@ -41,6 +41,10 @@ enum ConvergenceFlag : uint32_t {
   kBarrier = 1u << 3,
   // A group or subgroup operation (OpGroup*, OpGroupNonUniform*, OpSubgroup*).
   kGroupOperation = 1u << 4,
+  // Its result is the value of one other invocation, named by an id, a
+  // delta, a mask or a direction (shuffles, rotates, broadcasts from a given
+  // invocation, quad swaps): undefined when that invocation is inactive.
+  kReadsOtherInvocation = 1u << 5,
 };
 
 enum class DerivativeKind : uint8_t {

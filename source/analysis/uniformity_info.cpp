@@ -513,6 +513,16 @@ Uniformity UniformityInfo::ControlFlowLevel(const spvtools::opt::Instruction& in
       fn, [&](const FunctionState& s) { return s.ControlFlowBeforeCall(b, calls_before); });
 }
 
+Uniformity UniformityInfo::ControlFlowLevelInFunction(uint32_t label) const {
+  const uint32_t fn = impl_->FunctionOf(label);
+  if (fn == 0) return kU;
+  const FunctionModel& model = *impl_->models_.at(fn);
+  const uint32_t b = model.blocks.Index(label);
+  if (b >= model.condition.size()) return kU;  // not a block
+  return impl_->JoinOverContexts(
+      fn, [&](const FunctionState& s) { return s.ControlFlowInFunction(b); });
+}
+
 const std::vector<UniformityCycle>& UniformityInfo::Cycles(uint32_t function_id) const {
   static const std::vector<UniformityCycle> kNone;
   auto it = impl_->cycles_.find(function_id);

@@ -97,6 +97,8 @@ class FunctionState {
   // Control flow in this context (the call sites' level included).
   Uniformity ControlFlow(uint32_t block) const { return Join(cf_[block], context_.control_flow); }
   const Reason& ControlFlowWhy(uint32_t block) const { return cf_why_[block]; }
+  // Control flow relative to the function's entry (the call sites' level left out).
+  Uniformity ControlFlowInFunction(uint32_t block) const { return cf_[block]; }
   // Control flow just before the |index|-th call of |block|.
   Uniformity ControlFlowBeforeCall(uint32_t block, size_t index) const;
   Uniformity CycleExit(uint32_t cycle) const { return exit_[cycle]; }

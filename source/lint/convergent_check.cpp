@@ -45,7 +45,8 @@ void CheckConvergent(const LintContext& lint, const char* rule, analysis::Conver
     finding.severity = verdict->severity;
     finding.location = lint.locator.At(inst);
     finding.message = std::move(verdict->message);
-    finding.notes = lint.explainer.ControlFlowAt(inst);
+    finding.notes = std::move(verdict->notes);
+    for (Note& note : lint.explainer.ControlFlowAt(inst)) finding.notes.push_back(std::move(note));
     out->push_back({&inst, std::move(finding)});
   }
 }

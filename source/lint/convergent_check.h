@@ -12,6 +12,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "analysis/convergence_classes.h"
 #include "lint/rules.h"
@@ -20,10 +21,12 @@ namespace spirv_conv {
 namespace lint {
 
 // What a rule says about one offending instruction: its severity and
-// message, or nullopt to say nothing.
+// message, and notes that come before the explanation of the control flow;
+// or nullopt to say nothing.
 struct Verdict {
   Severity severity;
   std::string message;
+  std::vector<Note> notes = {};
 };
 using Judge = std::function<std::optional<Verdict>(const spvtools::opt::Instruction& inst,
                                                    const analysis::ConvergenceClass& cls,

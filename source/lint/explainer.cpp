@@ -113,10 +113,7 @@ class Explainer::Chain {
     const auto* block = e_.blocks_.OfLabel(label);
     return block == nullptr ? 0 : block->GetParent()->result_id();
   }
-  std::string FunctionName(uint32_t function) const {
-    const std::string name = e_.names_.Name(function);
-    return name.empty() ? e_.names_.IdName(function) : name;
-  }
+  std::string FunctionName(uint32_t function) const { return e_.names_.Function(function); }
   // A value as notes name it; |alias| names an unnamed value stored to a
   // named variable. Without either, the value is named by what it is and
   // its source line ("the condition on line 17"): optimised code keeps the

@@ -16,11 +16,13 @@
 #include "analysis/levels.h"
 #include "analysis/module_index.h"
 #include "analysis/module_tables.h"
+#include "lint/branch_idioms.h"
 #include "lint/disassembly.h"
 #include "lint/explainer.h"
 #include "lint/locator.h"
 #include "lint/names.h"
 #include "lint/source_files.h"
+#include "lint/tangles.h"
 #include "source/opt/ir_context.h"
 #include "spirv_conv/uniformity.h"
 
@@ -41,7 +43,9 @@ struct LintContext : analysis::ModuleTables {
         sources(context, index, blocks, input_path),
         locator(context, names, disassembly, sources, blocks),
         levels(context, uniformity, index, blocks, calls),
-        explainer(context, uniformity, index, blocks, uses, levels, names, locator, calls) {}
+        explainer(context, uniformity, index, blocks, uses, levels, names, locator, calls),
+        idioms(context, index, blocks, uses),
+        tangles(context, uniformity, blocks, calls, levels, idioms) {}
 
   const UniformityInfo& info;
   const std::vector<analysis::ConvergentInstruction> convergent;
@@ -51,6 +55,8 @@ struct LintContext : analysis::ModuleTables {
   Locator locator;
   analysis::Levels levels;
   Explainer explainer;
+  BranchIdioms idioms;
+  Tangles tangles;
 };
 
 }  // namespace lint

@@ -28,9 +28,9 @@ std::string Names::Name(uint32_t id) const {
 
 std::string Names::IdName(uint32_t id) const { return "%" + disassembly_.Name(id); }
 
-std::string Names::Block(uint32_t label) const {
-  const std::string name = Name(label);
-  return name.empty() ? IdName(label) : name;
+std::string Names::NameOrId(uint32_t id) const {
+  const std::string name = Name(id);
+  return name.empty() ? IdName(id) : name;
 }
 
 const Instruction* Names::RootVariable(uint32_t pointer_id) const {

@@ -33,12 +33,16 @@ class Names {
   // unnamed call, else its %id.
   std::string Describe(uint32_t id) const;
   // A block: its OpName, or %<id>.
-  std::string Block(uint32_t label) const;
+  std::string Block(uint32_t label) const { return NameOrId(label); }
+  // A function: its OpName (without glslang's signature suffix), or %<id>.
+  std::string Function(uint32_t function) const { return NameOrId(function); }
   // The variable or pointer parameter a pointer points into (through access
   // chains and copies), or null.
   const spvtools::opt::Instruction* RootVariable(uint32_t pointer_id) const;
 
  private:
+  std::string NameOrId(uint32_t id) const;
+
   const analysis::ModuleIndex& index_;
   const Disassembly& disassembly_;
   std::unordered_map<uint32_t, std::string> names_;

@@ -15,10 +15,27 @@ const std::vector<Rule>& AllRules() {
       {{kBarrierRule, Severity::kError,
         "OpControlBarrier in control flow that is not uniform at its execution scope"},
        CheckBarriers},
-      {{kSubgroupOpRule, Severity::kWarning,
-        "a group operation whose result depends on the active invocations, in control flow "
-        "that is not uniform at its scope"},
+      {{kSubgroupOpRule, Severity::kNote,
+        "a subgroup operation inside divergent control flow: its result covers the "
+        "invocations that took the same path (ballots in an if, elect-then-atomic, waterfall "
+        "loops)"},
        CheckSubgroupOperations},
+      {{kSubgroupAfterRejoinRule, Severity::kWarning,
+        "a subgroup operation after divergent paths rejoin inside control flow that is still "
+        "not uniform, where SPIR-V does not promise that the invocations run together again"},
+       CheckSubgroupAfterRejoin},
+      {{kSubgroupDivergentCallRule, Severity::kWarning,
+        "a subgroup operation in a function called in control flow that is not uniform: its "
+        "result covers only the invocations that made the call together"},
+       CheckSubgroupDivergentCalls},
+      {{kSubgroupInactiveRule, Severity::kWarning,
+        "a shuffle, rotate or broadcast that reads another invocation in control flow that is "
+        "not uniform at its scope, where that invocation may be inactive"},
+       CheckSubgroupInactiveInvocations},
+      {{kGroupOpRule, Severity::kError,
+        "a group operation without NonUniform (OpGroupIAdd, OpGroupAll, ...) in control flow "
+        "that is not uniform at its scope"},
+       CheckGroupOperations},
       {{kMissingNonUniformRule, Severity::kError,
         "a descriptor selected by an index that is not subgroup-uniform, accessed through an "
         "operand without NonUniform"},

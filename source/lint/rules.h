@@ -1,9 +1,10 @@
 // Copyright (c) 2026 The spirv-conv authors
 // SPDX-License-Identifier: Apache-2.0
 //
-// The rules: one check function per rule (one file each), and the table
-// that names them. A check reports findings at their default severity; the
-// linter applies --rule overrides and suppressions.
+// The rules: one check function per rule (one file each; the rules on group
+// operations share subgroup_op_rules.cpp, as they split one classification),
+// and the table that names them. A check reports findings at their default
+// severity; the linter applies --rule overrides and suppressions.
 
 #ifndef SOURCE_LINT_RULES_H_
 #define SOURCE_LINT_RULES_H_
@@ -19,6 +20,10 @@ namespace lint {
 constexpr char kDerivativeRule[] = "derivative-divergent-cf";
 constexpr char kBarrierRule[] = "barrier-divergent-cf";
 constexpr char kSubgroupOpRule[] = "subgroup-op-divergent-cf";
+constexpr char kSubgroupAfterRejoinRule[] = "subgroup-op-after-rejoin";
+constexpr char kSubgroupDivergentCallRule[] = "subgroup-op-divergent-call";
+constexpr char kSubgroupInactiveRule[] = "subgroup-op-inactive-invocation";
+constexpr char kGroupOpRule[] = "group-op-divergent-cf";
 constexpr char kMissingNonUniformRule[] = "nonuniform-missing-decoration";
 constexpr char kRedundantNonUniformRule[] = "nonuniform-redundant-decoration";
 
@@ -32,6 +37,10 @@ using Findings = std::vector<RuleFinding>;
 void CheckDerivatives(const LintContext& lint, Findings* out);
 void CheckBarriers(const LintContext& lint, Findings* out);
 void CheckSubgroupOperations(const LintContext& lint, Findings* out);
+void CheckSubgroupAfterRejoin(const LintContext& lint, Findings* out);
+void CheckSubgroupDivergentCalls(const LintContext& lint, Findings* out);
+void CheckSubgroupInactiveInvocations(const LintContext& lint, Findings* out);
+void CheckGroupOperations(const LintContext& lint, Findings* out);
 void CheckMissingNonUniform(const LintContext& lint, Findings* out);
 void CheckRedundantNonUniform(const LintContext& lint, Findings* out);
 

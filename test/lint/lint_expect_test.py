@@ -21,6 +21,10 @@ finding belongs to (the line of the offending call or instruction):
   // EXPECT: derivative-divergent-cf warning  ... with this severity
   // EXPECT-NOT: nonuniform-missing-decoration   it must not report this rule here
   // EXPECT: rule-a, rule-b EXPECT-NOT: rule-c    several clauses and markers
+  // EXPECT-O0: rule-a warning EXPECT-O: rule-b note
+                                            one build only: for verdicts that
+                                            depend on what spirv-opt -O does
+                                            (a helper it inlines)
 A file whose header comment (the comment lines before the first line of code)
 contains the word CLEAN must produce no finding at all; it may not carry EXPECT
 markers. Every other file needs at least one EXPECT or EXPECT-NOT.
@@ -32,13 +36,15 @@ Checks, per build:
   (c) every finding is expected: a finding whose (rule, line) no EXPECT names
       is a failure (--allow-unexpected lists these instead), so a CLEAN file
       has none;
-  (d) -O0 and -O report the same (rule, line, severity) set.
+  (d) -O0 and -O report the same (rule, line, severity) set, except on lines
+      with an EXPECT-O0 or EXPECT-O marker (those markers say what each build
+      reports there).
 After -O, a marker whose line has no construct of the rule's kind left
 (no OpLine for the line, or the derivative / implicit-LOD sample / barrier /
 subgroup op / descriptor-array access chain was folded away) is skipped and
 counted, and so are -O0 findings on such lines in (d).
 Independently of the lint, every marker must sit on a line whose -O0 module
-has such a construct (so a marker on the wrong line fails even before the lint
+(for EXPECT-O: the -O module) has such a construct (so a marker on the wrong line fails even before the lint
 exists: --build-only checks only this and the compile/validate steps).
 
 Prints one line per failure, a table per shader and per rule, then a summary,
@@ -59,32 +65,36 @@ import sys
 STAGE_EXTENSIONS = ("vert", "tesc", "tese", "geom", "frag", "comp", "mesh", "task",
                     "rgen", "rint", "rahit", "rchit", "rmiss", "rcall")
 RULES = ("derivative-divergent-cf", "barrier-divergent-cf", "nonuniform-missing-decoration",
-         "nonuniform-redundant-decoration", "subgroup-op-divergent-cf")
+         "nonuniform-redundant-decoration", "subgroup-op-divergent-cf", "subgroup-op-after-rejoin",
+         "subgroup-op-divergent-call", "subgroup-op-inactive-invocation", "group-op-divergent-cf")
 SEVERITIES = ("error", "warning", "note")
 TARGET_ENV = "vulkan1.2"
 TIMEOUT = 120  # seconds for any one tool run
 
-MARKER_RE = re.compile(r"\bEXPECT([-A-Z]*):")
+MARKER_RE = re.compile(r"\bEXPECT([-A-Z0-9]*):")
+# The builds each marker tag applies to; "-NOT" is the negative one.
+TAG_BUILDS = {"": ("O0", "O"), "-NOT": ("O0", "O"), "-O0": ("O0",), "-O": ("O",)}
 ITEM_RE = re.compile(r"\s*([a-z][a-z0-9-]*)(?:\s+(error|warning|note))?\s*(,|$)")
 
 
 # --------------------------------------------------------------------------- annotations
 
 class Marker:
-    def __init__(self, path, line, rule, negative, severity, code):
+    def __init__(self, path, line, rule, tag, severity, code):
         self.path = path
         self.line = line
         self.rule = rule
-        self.negative = negative    # EXPECT-NOT
-        self.severity = severity    # None: any severity
-        self.code = code            # the source line, for --list
+        self.tag = tag                     # "", "-NOT", "-O0" or "-O"
+        self.negative = tag == "-NOT"      # EXPECT-NOT
+        self.builds = TAG_BUILDS[tag]      # the builds it is checked in
+        self.severity = severity           # None: any severity
+        self.code = code                   # the source line, for --list
 
     def where(self):
         return "%s:%d" % (os.path.basename(self.path), self.line)
 
     def text(self):
-        tag = "EXPECT-NOT" if self.negative else "EXPECT"
-        return "%s: %s%s" % (tag, self.rule, " " + self.severity if self.severity else "")
+        return "EXPECT%s: %s%s" % (self.tag, self.rule, " " + self.severity if self.severity else "")
 
 
 class Annotations:
@@ -125,9 +135,9 @@ def parse_annotations(path):
                              % (path, number))
         for i, marker in enumerate(markers):
             tag = marker.group(1)
-            if tag not in ("", "-NOT"):
-                raise ValueError("%s:%d: unknown marker 'EXPECT%s:' (EXPECT: or EXPECT-NOT:)"
-                                 % (path, number, tag))
+            if tag not in TAG_BUILDS:
+                raise ValueError("%s:%d: unknown marker 'EXPECT%s:' (EXPECT:, EXPECT-NOT:, "
+                                 "EXPECT-O0: or EXPECT-O:)" % (path, number, tag))
             end = markers[i + 1].start() if i + 1 < len(markers) else len(comment)
             body = comment[marker.end():end]
             pos, found = 0, 0
@@ -138,8 +148,8 @@ def parse_annotations(path):
                                      % (path, number, body[pos:].strip(), ", ".join(RULES)))
                 if m.group(2) and tag == "-NOT":
                     raise ValueError("%s:%d: EXPECT-NOT takes no severity" % (path, number))
-                result.markers.append(Marker(path, number, m.group(1), tag == "-NOT",
-                                             m.group(2), code.strip()))
+                result.markers.append(Marker(path, number, m.group(1), tag, m.group(2),
+                                             code.strip()))
                 found += 1
                 pos = m.end()
                 if m.group(3) == "":
@@ -147,10 +157,12 @@ def parse_annotations(path):
             if body[pos:].strip() or found == 0:
                 raise ValueError("%s:%d: cannot parse marker '%s'"
                                  % (path, number, comment[marker.start():end].strip()))
-    keys = collections.Counter((m.line, m.rule) for m in result.markers)
-    for (line, rule), count in keys.items():
+    keys = collections.Counter((m.line, m.rule, build) for m in result.markers
+                               for build in m.builds)
+    for (line, rule, build), count in keys.items():
         if count > 1:
-            raise ValueError("%s:%d: %s named by more than one marker" % (path, line, rule))
+            raise ValueError("%s:%d: %s named by more than one marker for the %s build"
+                             % (path, line, rule, build))
     if result.clean and result.expects():
         raise ValueError("%s: a CLEAN shader cannot have EXPECT markers" % path)
     if not result.clean and not result.markers:
@@ -163,6 +175,7 @@ def parse_annotations(path):
 
 OP_STRING, OP_LINE, OP_NO_LINE = 7, 8, 317
 OP_TYPE_ARRAY, OP_TYPE_RUNTIME_ARRAY, OP_TYPE_POINTER = 28, 29, 32
+OP_ENTRY_POINT = 15
 OP_FUNCTION, OP_FUNCTION_END, OP_VARIABLE = 54, 56, 59
 OP_ACCESS_CHAIN, OP_IN_BOUNDS_ACCESS_CHAIN = 65, 66
 OP_LABEL = 248
@@ -171,12 +184,19 @@ DERIVATIVES = set(range(207, 216))                        # OpDPdx … OpFwidthC
 IMPLICIT_LOD = {87, 89, 91, 93, 105, 305, 307, 309, 311}  # Sample*ImplicitLod (+ Sparse), QueryLod
 OP_CONTROL_BARRIER = 224
 DESCRIPTOR_CLASSES = {0, 2, 12}                           # UniformConstant, Uniform, StorageBuffer
+# Broadcast, Shuffle, ShuffleXor/Up/Down, QuadBroadcast, QuadSwap, RotateKHR, ReadInvocationKHR.
+READS_OTHER_INVOCATION = {337, 345, 346, 347, 348, 365, 366, 4431, 4432}
+CLASSIC_GROUP_OPS = set(range(261, 272))                  # OpGroupAll ... OpGroupSMax
 
 # The kind of construct each rule is about, as a predicate on an instruction.
 RULE_KIND = {
     "derivative-divergent-cf": "derivative or implicit-LOD instruction",
     "barrier-divergent-cf": "OpControlBarrier",
     "subgroup-op-divergent-cf": "subgroup operation",
+    "subgroup-op-after-rejoin": "subgroup operation",
+    "subgroup-op-divergent-call": "subgroup operation in a function other than an entry point",
+    "subgroup-op-inactive-invocation": "subgroup operation that reads another invocation",
+    "group-op-divergent-cf": "OpGroup* operation without NonUniform",
     "nonuniform-missing-decoration": "access chain into a descriptor array",
     "nonuniform-redundant-decoration": "access chain into a descriptor array",
 }
@@ -200,6 +220,8 @@ class Module:
         order = "<" if magic == 0x07230203 else ">"
         words = struct.unpack(order + "%dI" % (len(data) // 4), data)
         strings, pointers, types, variables = {}, {}, {}, {}
+        self.entry_points = set()                 # function ids
+        self.function = None                      # the function being read
         self.lines = set()                        # lines with an OpLine (this file)
         self.kinds = collections.defaultdict(set)  # line -> set of rules with a construct
         line = None
@@ -228,6 +250,10 @@ class Module:
                 types[ops[0]] = "array"
             elif opcode == OP_VARIABLE:
                 variables[ops[1]] = ops[0]
+            elif opcode == OP_ENTRY_POINT:
+                self.entry_points.add(ops[1])
+            elif opcode == OP_FUNCTION:
+                self.function = ops[1]
             if line is not None:
                 self._classify(opcode, ops, pointers, types, variables, line)
             if opcode in TERMINATORS or opcode in (OP_FUNCTION, OP_FUNCTION_END, OP_LABEL):
@@ -239,7 +265,13 @@ class Module:
         elif opcode == OP_CONTROL_BARRIER:
             self.kinds[line].add("barrier-divergent-cf")
         elif is_subgroup_op(opcode):
-            self.kinds[line].add("subgroup-op-divergent-cf")
+            self.kinds[line].update(("subgroup-op-divergent-cf", "subgroup-op-after-rejoin"))
+            if opcode in READS_OTHER_INVOCATION:
+                self.kinds[line].add("subgroup-op-inactive-invocation")
+            if self.function not in self.entry_points:
+                self.kinds[line].add("subgroup-op-divergent-call")
+        elif opcode in CLASSIC_GROUP_OPS:
+            self.kinds[line].add("group-op-divergent-cf")
         elif opcode in (OP_ACCESS_CHAIN, OP_IN_BOUNDS_ACCESS_CHAIN) and len(ops) > 3:
             pointer_type = variables.get(ops[2])
             if pointer_type in pointers:
@@ -391,7 +423,7 @@ def check_build(ann, name, findings, row, per_rule, failures, unexpected_out, sk
     for f in findings:
         by_line[(f.rule, f.line)].append(f)
     for m in ann.markers:
-        if skip(m):
+        if name not in m.builds or skip(m):
             continue
         hits = by_line.get((m.rule, m.line), [])
         if m.negative:
@@ -418,7 +450,7 @@ def check_build(ann, name, findings, row, per_rule, failures, unexpected_out, sk
             per_rule[m.rule]["found"] += 1
     # Findings an EXPECT names are expected; those an EXPECT-NOT names have
     # failed above already.
-    named = set((m.rule, m.line) for m in ann.markers)
+    named = set((m.rule, m.line) for m in ann.markers if name in m.builds)
     row.findings[name] = len(findings)
     for f in findings:
         if (f.rule, f.line) in named:
@@ -451,14 +483,17 @@ def check_shader(tools, ann, work_dir, per_rule, args):
     # (An EXPECT-NOT may sit on a line without the construct: textureLod() under
     # a divergent branch, an index inside one buffer, a memoryBarrier().)
     for m in ann.markers:
-        if m.line not in o0.lines:
-            failures.append("%s: %s: glslang -g emits no OpLine for this line"
-                            % (m.where(), m.text()))
-        elif not m.negative and not o0.has(m.rule, m.line):
-            failures.append("%s: %s: no %s on this line at -O0"
-                            % (m.where(), m.text(), RULE_KIND[m.rule]))
+        name, module = ("O0", o0) if "O0" in m.builds else ("O", opt)
+        if m.line not in module.lines:
+            failures.append("%s: %s: no OpLine for this line at -%s"
+                            % (m.where(), m.text(), name))
+        elif not m.negative and not module.has(m.rule, m.line):
+            failures.append("%s: %s: no %s on this line at -%s"
+                            % (m.where(), m.text(), RULE_KIND[m.rule], name))
 
     def gone_after_opt(m):
+        if m.builds != ("O0", "O"):
+            return False  # a one-build marker is checked in its build, never skipped
         if m.negative:
             return m.line not in opt.lines
         return not opt.has(m.rule, m.line)
@@ -490,12 +525,14 @@ def check_shader(tools, ann, work_dir, per_rule, args):
     for rule, count in per_rule_skips.items():
         per_rule[rule]["skipped"] += count
 
-    # (d) -O0 and -O agree, modulo lines whose construct -O removed.
+    # (d) -O0 and -O agree, modulo lines whose construct -O removed and lines
+    # whose markers say what each build reports.
+    per_build_lines = set(m.line for m in ann.markers if len(m.builds) == 1)
     keys0 = collections.Counter(f.key() for f in findings["O0"])
     keys_opt = collections.Counter(f.key() for f in findings["O"])
     for key in sorted(set(keys0) | set(keys_opt), key=str):
         rule, line, severity = key
-        if keys0[key] and keys_opt[key]:
+        if (keys0[key] and keys_opt[key]) or line in per_build_lines:
             continue
         if keys0[key] and line is not None and not opt.has(rule, line):
             continue  # the optimizer dropped the construct: skipped

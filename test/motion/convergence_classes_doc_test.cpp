@@ -61,7 +61,9 @@ std::unordered_map<std::string, spv::Op> OpcodesByName() {
 
 std::string ClassText(const analysis::ConvergenceClass& cls) {
   if (!cls.Has(analysis::kConvergent)) return "—";
-  return cls.Has(analysis::kCoConvergent) ? "convergent, co-convergent" : "convergent";
+  std::string text = cls.Has(analysis::kCoConvergent) ? "convergent, co-convergent" : "convergent";
+  if (cls.Has(analysis::kReadsOtherInvocation)) text += ", reads another invocation";
+  return text;
 }
 
 std::string OperandsText(const std::vector<analysis::UniformOperand>& operands) {

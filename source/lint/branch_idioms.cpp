@@ -1,0 +1,189 @@
+// Copyright (c) 2026 The spirv-conv authors
+// SPDX-License-Identifier: Apache-2.0
+
+#include "lint/branch_idioms.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "analysis/convergence_classes.h"
+#include "source/opcode.h"
+
+namespace spirv_conv {
+namespace lint {
+
+using spv::Op;
+using spvtools::opt::BasicBlock;
+using spvtools::opt::Instruction;
+
+namespace {
+
+// Larger selections are not looked into (they are not counted as idioms).
+constexpr size_t kMaxSelectionBlocks = 256;
+
+bool IsEquality(Op opcode) {
+  switch (opcode) {
+    case Op::OpIEqual:
+    case Op::OpINotEqual:
+    case Op::OpFOrdEqual:
+    case Op::OpFOrdNotEqual:
+    case Op::OpFUnordEqual:
+    case Op::OpFUnordNotEqual:
+    case Op::OpLogicalEqual:
+    case Op::OpLogicalNotEqual:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// The value operand of a broadcast of the first active invocation, or 0.
+uint32_t FirstActiveValue(const Instruction* inst) {
+  if (inst == nullptr) return 0;
+  if (inst->opcode() == Op::OpGroupNonUniformBroadcastFirst && inst->NumInOperands() == 2) {
+    return inst->GetSingleWordInOperand(1);
+  }
+  if (inst->opcode() == Op::OpSubgroupFirstInvocationKHR && inst->NumInOperands() == 1) {
+    return inst->GetSingleWordInOperand(0);
+  }
+  return 0;
+}
+
+bool IsElect(const Instruction* inst) {
+  return inst != nullptr && inst->opcode() == Op::OpGroupNonUniformElect;
+}
+
+}  // namespace
+
+BranchIdiom BranchIdioms::Of(const BasicBlock& block) const {
+  auto known = idioms_.find(block.id());
+  if (known != idioms_.end()) return known->second;
+  BranchIdiom idiom = BranchIdiom::kNone;
+  const Instruction& terminator = *block.ctail();
+  if (TestsFirstActiveInvocation(terminator)) {
+    idiom = BranchIdiom::kFirstActiveTest;
+  } else if (IsSelectionWithoutEffects(block)) {
+    idiom = BranchIdiom::kSelectionWithoutEffects;
+  }
+  idioms_.emplace(block.id(), idiom);
+  return idiom;
+}
+
+bool BranchIdioms::TestsFirstActiveInvocation(const Instruction& branch) const {
+  if (branch.opcode() != Op::OpBranchConditional) return false;
+  const Instruction* condition = index_.Def(Origin(branch.GetSingleWordInOperand(0)));
+  // `!subgroupElect()` splits the invocations the same way.
+  if (condition != nullptr && condition->opcode() == Op::OpLogicalNot) {
+    condition = index_.Def(Origin(condition->GetSingleWordInOperand(0)));
+  }
+  if (IsElect(condition)) return true;
+  if (condition == nullptr || !IsEquality(condition->opcode())) return false;
+  const uint32_t a = Origin(condition->GetSingleWordInOperand(0));
+  const uint32_t b = Origin(condition->GetSingleWordInOperand(1));
+  const uint32_t first_of_a = FirstActiveValue(index_.Def(a));
+  const uint32_t first_of_b = FirstActiveValue(index_.Def(b));
+  return (first_of_a != 0 && Origin(first_of_a) == b) ||
+         (first_of_b != 0 && Origin(first_of_b) == a);
+}
+
+bool BranchIdioms::IsSelectionWithoutEffects(const BasicBlock& header) const {
+  const uint32_t merge = header.MergeBlockIdIfAny();
+  const Instruction* merge_inst = header.GetMergeInst();
+  if (merge == 0 || merge_inst == nullptr || merge_inst->opcode() != Op::OpSelectionMerge) {
+    return false;
+  }
+  // The blocks from the header's successors up to the merge. A path that
+  // leaves the construct otherwise (a break, a continue, a return) meets a
+  // loop header, a return or the end of the invocation before it could come
+  // back, and those are effects.
+  std::vector<uint32_t> work;
+  std::vector<uint32_t> seen;
+  header.ForEachSuccessorLabel([&](uint32_t label) { work.push_back(label); });
+  while (!work.empty()) {
+    const uint32_t label = work.back();
+    work.pop_back();
+    if (label == merge || std::find(seen.begin(), seen.end(), label) != seen.end()) continue;
+    seen.push_back(label);
+    const BasicBlock* block = blocks_.OfLabel(label);
+    if (block == nullptr || seen.size() > kMaxSelectionBlocks) return false;
+    for (const Instruction& inst : *block) {
+      if (!HasNoEffect(inst)) return false;
+    }
+    block->ForEachSuccessorLabel([&](uint32_t successor) { work.push_back(successor); });
+  }
+  return true;
+}
+
+bool BranchIdioms::HasNoEffect(const Instruction& inst) const {
+  switch (inst.opcode()) {
+    case Op::OpLabel:
+    case Op::OpSelectionMerge:
+    case Op::OpBranch:
+    case Op::OpBranchConditional:
+    case Op::OpSwitch:
+    case Op::OpLine:
+    case Op::OpNoLine:
+      return true;
+    case Op::OpStore: {
+      // Into the function's own memory: only this invocation sees it.
+      const Instruction* type = index_.TypeOf(inst.GetSingleWordInOperand(0));
+      return type != nullptr && type->opcode() == Op::OpTypePointer &&
+             type->GetSingleWordInOperand(0) == static_cast<uint32_t>(spv::StorageClass::Function);
+    }
+    case Op::OpExtInst: {
+      const Instruction* set = index_.Def(inst.GetSingleWordInOperand(0));
+      if (set != nullptr &&
+          set->GetInOperand(0).AsString().rfind("NonSemantic.Shader.DebugInfo", 0) == 0) {
+        return true;
+      }
+      break;
+    }
+    default:
+      break;
+  }
+  // Pure instructions (SPIRV-Tools' combinators: arithmetic, loads, access
+  // chains, selects, the listed GLSL.std.450 functions), unless tangled
+  // (implicit-LOD sampling is a combinator too).
+  return context_.IsCombinatorInstruction(&inst) && analysis::ClassifyConvergence(inst).flags == 0;
+}
+
+uint32_t BranchIdioms::Origin(uint32_t id) const {
+  // A chain of copies and variables is short; the bound only guards cycles.
+  for (int step = 0; step < 16; ++step) {
+    const Instruction* def = index_.Def(id);
+    if (def == nullptr) return id;
+    uint32_t next = 0;
+    if (def->opcode() == Op::OpCopyObject) {
+      next = def->GetSingleWordInOperand(0);
+    } else if (def->opcode() == Op::OpLoad) {
+      next = OnlyStoredValue(def->GetSingleWordInOperand(0));
+    }
+    if (next == 0) return id;
+    id = next;
+  }
+  return id;
+}
+
+uint32_t BranchIdioms::OnlyStoredValue(uint32_t pointer) const {
+  const Instruction* variable = index_.Def(pointer);
+  if (variable == nullptr || variable->opcode() != Op::OpVariable ||
+      variable->GetSingleWordInOperand(0) != static_cast<uint32_t>(spv::StorageClass::Function)) {
+    return 0;
+  }
+  uint32_t stored = 0;
+  for (const analysis::UseTable::Use& use : uses_.UsesOf(pointer)) {
+    const Op opcode = use.user->opcode();
+    if (opcode == Op::OpStore && use.operand == 0) {
+      if (stored != 0) return 0;  // stored twice
+      stored = use.user->GetSingleWordInOperand(1);
+    } else if (!(opcode == Op::OpLoad && use.operand == 0) && !spvOpcodeIsDebug(opcode) &&
+               !spvOpcodeIsDecoration(opcode) &&
+               !(opcode == Op::OpExtInst && use.user->IsNonSemanticInstruction())) {
+      return 0;  // passed to a call, chained into, copied: not a plain local
+    }
+  }
+  return stored;
+}
+
+}  // namespace lint
+}  // namespace spirv_conv

@@ -1,0 +1,68 @@
+// Copyright (c) 2026 The spirv-conv authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// Divergent branches whose rejoin the subgroup-operation rules do not count
+// as one (docs/rules/subgroup-op-after-rejoin.md, "What is not a rejoin"):
+//
+//   - a test of the first active invocation: `subgroupElect()`, or
+//     `subgroupBroadcastFirst(x) == x` (also `!=`). The elect-then-atomic
+//     idiom (`if (subgroupElect()) base = atomicAdd(...)`, then a broadcast
+//     of `base`) and waterfall loops branch on these on purpose; compilers
+//     emit the same shapes themselves (Mesa's nir_opt_uniform_atomics, the
+//     waterfall loops of non-uniform descriptor indices).
+//   - a selection without effects: its blocks only compute values and store
+//     to the function's own variables, with no loop, call, tangled
+//     instruction or end of the invocation. glslang emits `&&`, `||` and
+//     `?:` that way at -O0 and spirv-opt -O turns them into OpSelect, so
+//     counting their merge would make a finding depend on the optimizer.
+
+#ifndef SOURCE_LINT_BRANCH_IDIOMS_H_
+#define SOURCE_LINT_BRANCH_IDIOMS_H_
+
+#include <cstdint>
+#include <unordered_map>
+
+#include "analysis/ir_tables.h"
+#include "analysis/module_index.h"
+#include "source/opt/ir_context.h"
+
+namespace spirv_conv {
+namespace lint {
+
+enum class BranchIdiom : uint8_t {
+  kNone,
+  kFirstActiveTest,          // subgroupElect(), subgroupBroadcastFirst(x) == x
+  kSelectionWithoutEffects,  // a structured selection that only computes values
+};
+
+class BranchIdioms {
+ public:
+  BranchIdioms(spvtools::opt::IRContext& context, const analysis::ModuleIndex& index,
+               const analysis::BlockTable& blocks, const analysis::UseTable& uses)
+      : context_(context), index_(index), blocks_(blocks), uses_(uses) {}
+
+  // The idiom the terminator of |block| is (computed once per block).
+  BranchIdiom Of(const spvtools::opt::BasicBlock& block) const;
+
+ private:
+  bool TestsFirstActiveInvocation(const spvtools::opt::Instruction& branch) const;
+  bool IsSelectionWithoutEffects(const spvtools::opt::BasicBlock& header) const;
+  bool HasNoEffect(const spvtools::opt::Instruction& inst) const;
+  // The id whose value |id| is, through copies and loads of Function
+  // variables stored exactly once.
+  uint32_t Origin(uint32_t id) const;
+  // The value stored into the Function variable |pointer| when it is stored
+  // once, as a whole, and otherwise only loaded; 0 if not.
+  uint32_t OnlyStoredValue(uint32_t pointer) const;
+
+  spvtools::opt::IRContext& context_;
+  const analysis::ModuleIndex& index_;
+  const analysis::BlockTable& blocks_;
+  const analysis::UseTable& uses_;
+  mutable std::unordered_map<uint32_t, BranchIdiom> idioms_;  // by block label
+};
+
+}  // namespace lint
+}  // namespace spirv_conv
+
+#endif  // SOURCE_LINT_BRANCH_IDIOMS_H_

@@ -1,0 +1,430 @@
+// Copyright (c) 2026 The spirv-conv authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// The rules on group operations in control flow that is not uniform at
+// their scope (docs/rules/README.md, "Subgroup operations"). Expected
+// verdicts come from SPIR-V 2.2.2: invocations "continue to execute the same
+// dynamic instances as long as they follow the same control-flow path"
+// (inside a divergent branch the tangle is the invocations that took it:
+// subgroup-op-divergent-cf, a note), "the only reconvergence conditions are
+// those described in the definition of uniform control flow", which needs
+// control flow to be uniform on entry to the construct (a rejoin inside
+// non-uniform control flow promises nothing: subgroup-op-after-rejoin, a
+// warning, unless MaximallyReconvergesKHR promises it). A function's
+// operations at its top level run with the invocations that called it
+// together (subgroup-op-divergent-call when a call site is not uniform).
+// Shuffles and broadcasts from a named invocation are undefined when it is
+// inactive (subgroup-op-inactive-invocation), and the classic OpGroup*
+// operations are undefined unless every invocation of the scope executes
+// them (group-op-divergent-cf, an error).
+//
+// In the compute shaders below %low (LocalInvocationId.x < 4) and %odd
+// (LocalInvocationId.x is odd) are divergent, %sg0 (SubgroupId == 0) is
+// uniform within the subgroup, and a store to the Workgroup variable %shared
+// is an effect that keeps a branch from being a select in disguise.
+
+#include <regex>
+
+#include "test/lint/lint_test_fixture.h"
+
+namespace spirv_conv {
+namespace {
+
+using test::ExpectFindings;
+using test::HasNote;
+using test::LintShader;
+using test::Shader;
+
+constexpr char kDivergentCf[] = "subgroup-op-divergent-cf";
+constexpr char kAfterRejoin[] = "subgroup-op-after-rejoin";
+constexpr char kDivergentCall[] = "subgroup-op-divergent-call";
+constexpr char kInactive[] = "subgroup-op-inactive-invocation";
+constexpr char kGroupOp[] = "group-op-divergent-cf";
+
+constexpr char kMaximalReconvergence[] = "OpExtension \"SPV_KHR_maximal_reconvergence\"\n";
+constexpr char kMaximalReconvergenceMode[] = "OpExecutionMode %main MaximallyReconvergesKHR\n";
+
+// %main runs |body| (which ends the function's last block) after the
+// prelude; |variables| are Function variables at the top of its entry
+// block; |helpers| are other functions.
+Shader Compute(const std::string& body, const std::string& helpers = "",
+               const std::string& variables = "") {
+  Shader shader;
+  shader.model = "GLCompute";
+  shader.capabilities =
+      "OpCapability GroupNonUniformBallot\nOpCapability GroupNonUniformArithmetic\n"
+      "OpCapability GroupNonUniformShuffle\n";
+  shader.globals =
+      "%ptr_Workgroup_uint = OpTypePointer Workgroup %uint\n"
+      "%ptr_Function_uint = OpTypePointer Function %uint\n"
+      "%shared = OpVariable %ptr_Workgroup_uint Workgroup\n";
+  shader.functions = R"(%main = OpFunction %void None %fn_void
+%entry = OpLabel
+)" + variables + R"(%id = OpLoad %v3uint %lid
+%x = OpCompositeExtract %uint %id 0
+%low = OpULessThan %bool %x %uint_4
+%bit = OpBitwiseAnd %uint %x %uint_1
+%odd = OpIEqual %bool %bit %uint_1
+%sg = OpLoad %uint %sgid
+%sg0 = OpIEqual %bool %sg %uint_0
+)" + body + "OpFunctionEnd\n" +
+                     helpers;
+  // Every result of the functions by its own name, as findings show it.
+  const std::regex result("%(\\w+) = ");
+  for (auto it = std::sregex_iterator(shader.functions.begin(), shader.functions.end(), result);
+       it != std::sregex_iterator(); ++it) {
+    if ((*it)[1] != "main")
+      shader.names += "OpName %" + (*it)[1].str() + " \"" + (*it)[1].str() + "\"\n";
+  }
+  return shader;
+}
+
+// `if (low) { <outer> }`, then the end of %main.
+std::string InsideLow(const std::string& outer) {
+  return R"(OpSelectionMerge %outer_merge None
+OpBranchConditional %low %outer %outer_merge
+%outer = OpLabel
+)" + outer +
+         R"(OpBranch %outer_merge
+%outer_merge = OpLabel
+%after = OpGroupNonUniformBallot %v4uint %uint_3 %true
+OpReturn
+)";
+}
+
+// `if (<condition>) { shared = x; }` ending in block %inner_merge.
+std::string IfStore(const std::string& condition) {
+  return "OpSelectionMerge %inner_merge None\nOpBranchConditional " + condition +
+         " %inner %inner_merge\n%inner = OpLabel\nOpStore %shared %x\nOpBranch "
+         "%inner_merge\n%inner_merge = OpLabel\n";
+}
+
+constexpr char kBallot[] = "%ballot = OpGroupNonUniformBallot %v4uint %uint_3 %true\n";
+
+// ---------------------------------------------------------------- divergent-cf
+
+TEST(SubgroupOpRulesTest, BallotInsideADivergentBranchIsANote) {
+  // The tangle is the invocations that took the branch; under the
+  // subgroup-uniform branch the whole subgroup is active: no finding.
+  const std::string body = R"(OpSelectionMerge %mid None
+OpBranchConditional %low %lane_branch %mid
+%lane_branch = OpLabel
+%lane_ballot = OpGroupNonUniformBallot %v4uint %uint_3 %true
+OpBranch %mid
+%mid = OpLabel
+OpSelectionMerge %end None
+OpBranchConditional %sg0 %group_branch %end
+%group_branch = OpLabel
+%group_ballot = OpGroupNonUniformBallot %v4uint %uint_3 %true
+OpBranch %end
+%end = OpLabel
+OpReturn
+)";
+  ExpectFindings(LintShader(Compute(body)),
+                 {{kDivergentCf, Severity::kNote, "%lane_ballot = OpGroupNonUniformBallot"}});
+}
+
+TEST(SubgroupOpRulesTest, PureBallotFunctionsAreNotReported) {
+  // BallotBitCount of a ballot value does not depend on the active set.
+  const std::string body = kBallot + InsideLow(
+                                         "%count = OpGroupNonUniformBallotBitCount %uint %uint_3 "
+                                         "Reduce %ballot\n");
+  ExpectFindings(LintShader(Compute(body)), {});
+}
+
+TEST(SubgroupOpRulesTest, InFragmentShaders) {
+  Shader shader;
+  shader.capabilities = "OpCapability GroupNonUniform\nOpCapability GroupNonUniformArithmetic\n";
+  shader.names = "OpName %sum \"sum\"\n";
+  shader.functions = R"(%main = OpFunction %void None %fn_void
+%entry = OpLabel
+%v = OpLoad %float %in_val
+%all = OpGroupNonUniformFAdd %float %uint_3 Reduce %v
+%cond = OpFOrdLessThan %bool %v %float_0_5
+OpSelectionMerge %merge None
+OpBranchConditional %cond %then %merge
+%then = OpLabel
+%sum = OpGroupNonUniformFAdd %float %uint_3 Reduce %v
+OpBranch %merge
+%merge = OpLabel
+OpReturn
+OpFunctionEnd
+)";
+  ExpectFindings(LintShader(shader),
+                 {{kDivergentCf, Severity::kNote, "%sum = OpGroupNonUniformFAdd"}});
+}
+
+TEST(SubgroupOpRulesTest, AfterALoopEveryInvocationLeavesControlFlowIsUniform) {
+  // A loop entered in uniform control flow, left on a per-invocation trip
+  // count through its merge: control flow is uniform again after it.
+  const std::string body = R"(OpBranch %header
+%header = OpLabel
+%i = OpPhi %uint %uint_0 %entry %next %body
+%more = OpULessThan %bool %i %x
+OpLoopMerge %loop_merge %body None
+OpBranchConditional %more %body %loop_merge
+%body = OpLabel
+%next = OpIAdd %uint %i %uint_1
+OpBranch %header
+%loop_merge = OpLabel
+%ballot = OpGroupNonUniformBallot %v4uint %uint_3 %true
+OpReturn
+)";
+  ExpectFindings(LintShader(Compute(body)), {});
+}
+
+// ---------------------------------------------------------------- after-rejoin
+
+TEST(SubgroupOpRulesTest, RejoinInsideADivergentBranchIsAWarning) {
+  const std::vector<Finding> findings = LintShader(Compute(InsideLow(IfStore("%odd") + kBallot)));
+  ExpectFindings(findings,
+                 {{kAfterRejoin, Severity::kWarning, "%ballot = OpGroupNonUniformBallot"}});
+  if (findings.size() != 1) return;
+  // The first note is the branch whose paths rejoined; the control flow follows.
+  ASSERT_GE(findings[0].notes.size(), 2u);
+  EXPECT_NE(findings[0].notes[0].message.find("take different paths at this branch"),
+            std::string::npos);
+  EXPECT_NE(findings[0].notes[0].location.instruction.find("OpBranchConditional %odd"),
+            std::string::npos);
+  EXPECT_TRUE(HasNote(findings[0], "the built-in LocalInvocationId")) << test::Describe(findings);
+}
+
+TEST(SubgroupOpRulesTest, RejoinInUniformControlFlowReconverges) {
+  // "If control flow is uniform upon entry into a structured loop or
+  // selection, and all invocations leave that loop or selection via the
+  // header block's declared merge block, then control flow reconverges to
+  // be uniform at that merge block."
+  const std::string body = IfStore("%odd") + kBallot + "OpReturn\n";
+  ExpectFindings(LintShader(Compute(body)), {});
+}
+
+TEST(SubgroupOpRulesTest, MaximalReconvergencePromisesTheRejoin) {
+  // With MaximallyReconvergesKHR the invocations of the outer branch run the
+  // ballot together again; inside a divergent branch the rule that would
+  // remain (subgroup-op-divergent-cf) is quiet under the mode.
+  Shader shader = Compute(InsideLow(IfStore("%odd") + kBallot));
+  shader.capabilities += kMaximalReconvergence;
+  shader.modes = kMaximalReconvergenceMode;
+  ExpectFindings(LintShader(shader), {});
+}
+
+TEST(SubgroupOpRulesTest, LoopLeftOnDifferentIterationsIsARejoin) {
+  const std::string outer = R"(OpBranch %header
+%header = OpLabel
+%i = OpPhi %uint %uint_0 %outer %next %body
+%more = OpULessThan %bool %i %x
+OpLoopMerge %loop_merge %body None
+OpBranchConditional %more %body %loop_merge
+%body = OpLabel
+%next = OpIAdd %uint %i %uint_1
+OpBranch %header
+%loop_merge = OpLabel
+)" + std::string(kBallot);
+  const std::vector<Finding> findings = LintShader(Compute(InsideLow(outer)));
+  ExpectFindings(findings,
+                 {{kAfterRejoin, Severity::kWarning, "%ballot = OpGroupNonUniformBallot"}});
+  if (findings.empty()) return;
+  EXPECT_NE(findings[0].notes[0].message.find("leave this loop on different iterations"),
+            std::string::npos)
+      << test::Describe(findings);
+}
+
+TEST(SubgroupOpRulesTest, SelectionWithoutEffectsIsNotARejoin) {
+  // `v = odd ? 1 : 0` written as a branch (glslang at -O0): a select.
+  const std::string outer = R"(OpSelectionMerge %inner_merge None
+OpBranchConditional %odd %inner %inner_merge
+%inner = OpLabel
+%twice = OpIMul %uint %x %uint_2
+OpBranch %inner_merge
+%inner_merge = OpLabel
+%v = OpPhi %uint %twice %inner %uint_0 %outer
+%sum = OpGroupNonUniformIAdd %uint %uint_3 Reduce %v
+)";
+  ExpectFindings(LintShader(Compute(InsideLow(outer))),
+                 {{kDivergentCf, Severity::kNote, "%sum = OpGroupNonUniformIAdd"}});
+}
+
+TEST(SubgroupOpRulesTest, ElectThenAtomicIsNotARejoin) {
+  const std::string outer = "%elect = OpGroupNonUniformElect %bool %uint_3\n" + IfStore("%elect") +
+                            "%base = OpGroupNonUniformBroadcastFirst %uint %uint_3 %x\n";
+  ExpectFindings(LintShader(Compute(InsideLow(outer))),
+                 {{kDivergentCf, Severity::kNote, "%elect = OpGroupNonUniformElect"},
+                  {kDivergentCf, Severity::kNote, "%base = OpGroupNonUniformBroadcastFirst"}});
+}
+
+TEST(SubgroupOpRulesTest, WaterfallTestIsNotARejoin) {
+  // `if (subgroupBroadcastFirst(x) == x)`, in either operand order.
+  for (const char* compare :
+       {"%eq = OpIEqual %bool %first %x\n", "%eq = OpINotEqual %bool %x %first\n"}) {
+    const std::string outer = "%first = OpGroupNonUniformBroadcastFirst %uint %uint_3 %x\n" +
+                              std::string(compare) + IfStore("%eq") + kBallot;
+    ExpectFindings(LintShader(Compute(InsideLow(outer))),
+                   {{kDivergentCf, Severity::kNote, "%first = OpGroupNonUniformBroadcastFirst"},
+                    {kDivergentCf, Severity::kNote, "%ballot = OpGroupNonUniformBallot"}});
+  }
+}
+
+// glslang -O0 keeps locals in Function variables: `uint k = x; uint f =
+// subgroupBroadcastFirst(k); if (f == k)` loads both back.
+std::string WaterfallThroughVariables(const std::string& extra_store) {
+  return R"(OpStore %k %x
+%k0 = OpLoad %uint %k
+%first = OpGroupNonUniformBroadcastFirst %uint %uint_3 %k0
+OpStore %f %first
+)" + extra_store +
+         R"(%f1 = OpLoad %uint %f
+%k1 = OpLoad %uint %k
+%eq = OpIEqual %bool %f1 %k1
+)" + IfStore("%eq") +
+         kBallot;
+}
+
+constexpr char kLocals[] =
+    "%k = OpVariable %ptr_Function_uint Function\n%f = OpVariable %ptr_Function_uint Function\n";
+
+TEST(SubgroupOpRulesTest, WaterfallTestThroughVariablesStoredOnce) {
+  ExpectFindings(LintShader(Compute(InsideLow(WaterfallThroughVariables("")), "", kLocals)),
+                 {{kDivergentCf, Severity::kNote, "%first = OpGroupNonUniformBroadcastFirst"},
+                  {kDivergentCf, Severity::kNote, "%ballot = OpGroupNonUniformBallot"}});
+}
+
+TEST(SubgroupOpRulesTest, VariableStoredTwiceIsNotTraced) {
+  // f may hold another value when it is compared: not recognised.
+  ExpectFindings(
+      LintShader(Compute(InsideLow(WaterfallThroughVariables("OpStore %f %x\n")), "", kLocals)),
+      {{kDivergentCf, Severity::kNote, "%first = OpGroupNonUniformBroadcastFirst"},
+       {kAfterRejoin, Severity::kWarning, "%ballot = OpGroupNonUniformBallot"}});
+}
+
+// ---------------------------------------------------------------- calls
+
+constexpr char kHelper[] = R"(%helper = OpFunction %void None %fn_void
+%helper_entry = OpLabel
+%helper_ballot = OpGroupNonUniformBallot %v4uint %uint_3 %true
+OpReturn
+OpFunctionEnd
+)";
+
+TEST(SubgroupOpRulesTest, HelperCalledInDivergentControlFlow) {
+  const std::vector<Finding> findings =
+      LintShader(Compute(InsideLow("%call = OpFunctionCall %void %helper\n"), kHelper));
+  ExpectFindings(
+      findings, {{kDivergentCall, Severity::kWarning, "%helper_ballot = OpGroupNonUniformBallot"}});
+  if (findings.size() != 1) return;
+  EXPECT_NE(findings[0].message.find("called 'helper' together"), std::string::npos);
+  EXPECT_TRUE(HasNote(findings[0], "'helper' is called from 'main'")) << test::Describe(findings);
+}
+
+TEST(SubgroupOpRulesTest, HelperCalledInUniformControlFlow) {
+  ExpectFindings(LintShader(Compute("%call = OpFunctionCall %void %helper\nOpReturn\n", kHelper)),
+                 {});
+}
+
+TEST(SubgroupOpRulesTest, DivergentCallStaysAWarningUnderMaximalReconvergence) {
+  // The mode defines the tangle -- the invocations that made the call
+  // together -- but not that the helper's author meant that subset.
+  Shader shader = Compute(InsideLow("%call = OpFunctionCall %void %helper\n"), kHelper);
+  shader.capabilities += kMaximalReconvergence;
+  shader.modes = kMaximalReconvergenceMode;
+  ExpectFindings(LintShader(shader), {{kDivergentCall, Severity::kWarning,
+                                       "%helper_ballot = OpGroupNonUniformBallot"}});
+}
+
+TEST(SubgroupOpRulesTest, HelperCalledAfterARejoin) {
+  const std::vector<Finding> findings = LintShader(
+      Compute(InsideLow(IfStore("%odd") + "%call = OpFunctionCall %void %helper\n"), kHelper));
+  ExpectFindings(findings,
+                 {{kAfterRejoin, Severity::kWarning, "%helper_ballot = OpGroupNonUniformBallot"}});
+  if (findings.empty()) return;
+  EXPECT_NE(findings[0].notes[0].message.find("'main' calls it here"), std::string::npos);
+  EXPECT_NE(findings[0].notes[0].location.instruction.find("OpFunctionCall"), std::string::npos);
+}
+
+// A helper whose own divergent branch rejoins before it returns.
+constexpr char kRejoiningHelper[] = R"(%helper = OpFunction %void None %fn_void
+%helper_entry = OpLabel
+%hid = OpLoad %v3uint %lid
+%hx = OpCompositeExtract %uint %hid 0
+%hbit = OpBitwiseAnd %uint %hx %uint_1
+%hodd = OpIEqual %bool %hbit %uint_1
+OpSelectionMerge %helper_merge None
+OpBranchConditional %hodd %helper_then %helper_merge
+%helper_then = OpLabel
+OpStore %shared %hx
+OpBranch %helper_merge
+%helper_merge = OpLabel
+OpReturn
+OpFunctionEnd
+)";
+
+TEST(SubgroupOpRulesTest, CodeAfterACallThatReturnsAfterARejoin) {
+  // The same as the branch inlined: in the call's block and after it.
+  const std::string outer = R"(%call = OpFunctionCall %void %helper
+%ballot = OpGroupNonUniformBallot %v4uint %uint_3 %true
+OpBranch %next_block
+%next_block = OpLabel
+%later = OpGroupNonUniformBallot %v4uint %uint_3 %true
+)";
+  const std::vector<Finding> findings = LintShader(Compute(InsideLow(outer), kRejoiningHelper));
+  ExpectFindings(findings,
+                 {{kAfterRejoin, Severity::kWarning, "%ballot = OpGroupNonUniformBallot"},
+                  {kAfterRejoin, Severity::kWarning, "%later = OpGroupNonUniformBallot"}});
+  if (findings.empty()) return;
+  EXPECT_NE(findings[0].notes[0].message.find("'helper' returns after divergent paths rejoin"),
+            std::string::npos)
+      << test::Describe(findings);
+}
+
+TEST(SubgroupOpRulesTest, HelperRejoiningInUniformControlFlow) {
+  // Called in uniform control flow, the helper's branch reconverges.
+  ExpectFindings(LintShader(Compute(
+                     "%call = OpFunctionCall %void %helper\n" + std::string(kBallot) + "OpReturn\n",
+                     kRejoiningHelper)),
+                 {});
+}
+
+// ---------------------------------------------------------------- inactive invocations
+
+constexpr char kShuffle[] = "%shuffled = OpGroupNonUniformShuffle %uint %uint_3 %x %uint_0\n";
+
+TEST(SubgroupOpRulesTest, ShuffleInsideADivergentBranch) {
+  ExpectFindings(LintShader(Compute(InsideLow(kShuffle))),
+                 {{kInactive, Severity::kWarning, "%shuffled = OpGroupNonUniformShuffle"}});
+}
+
+TEST(SubgroupOpRulesTest, ShuffleUnderASubgroupUniformBranch) {
+  const std::string body =
+      "OpSelectionMerge %end None\nOpBranchConditional %sg0 %then %end\n"
+      "%then = OpLabel\n" +
+      std::string(kShuffle) + "OpBranch %end\n%end = OpLabel\nOpReturn\n";
+  ExpectFindings(LintShader(Compute(body)), {});
+}
+
+TEST(SubgroupOpRulesTest, InactiveInvocationStaysAWarningUnderMaximalReconvergence) {
+  Shader shader = Compute(InsideLow(kShuffle));
+  shader.capabilities += kMaximalReconvergence;
+  shader.modes = kMaximalReconvergenceMode;
+  ExpectFindings(LintShader(shader),
+                 {{kInactive, Severity::kWarning, "%shuffled = OpGroupNonUniformShuffle"}});
+}
+
+// ---------------------------------------------------------------- classic group operations
+
+TEST(SubgroupOpRulesTest, ClassicGroupOperationIsAnErrorEvenUnderMaximalReconvergence) {
+  // OpGroupIAdd: "Behavior is undefined unless all invocations within
+  // Execution execute the same dynamic instance of this instruction".
+  // (Vulkan does not allow the Groups capability: not validated.)
+  for (bool maximal : {false, true}) {
+    Shader shader = Compute(InsideLow("%sum = OpGroupIAdd %uint %uint_3 Reduce %x\n"));
+    shader.capabilities += "OpCapability Groups\n";
+    if (maximal) {
+      shader.capabilities += kMaximalReconvergence;
+      shader.modes = kMaximalReconvergenceMode;
+    }
+    shader.validate = false;
+    ExpectFindings(LintShader(shader), {{kGroupOp, Severity::kError, "%sum = OpGroupIAdd"}});
+  }
+}
+
+}  // namespace
+}  // namespace spirv_conv
