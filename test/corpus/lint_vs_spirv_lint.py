@@ -250,25 +250,28 @@ class Outcome:
     differences: List[Difference] = dataclasses.field(default_factory=list)
 
 
-def compile_auto_mapped(tools, source, glslang_env, spv):
+def compile_auto_mapped(tools, source, glslang_env, spv, extra_args=()):
     """corpus_test.compile_shader with --auto-map-bindings and
     --auto-map-locations (OpenGL-style shaders without layout qualifiers)."""
     return ct.compile_shader(tools, source, os.path.dirname(source), glslang_env, spv,
-                             ("--amb", "--aml"))
+                             ("--amb", "--aml", *extra_args))
 
 
-def compile_valid(tools, corpus, rel, work_dir, auto_map):
+def compile_valid(tools, corpus, rel, work_dir, auto_map, extra_args=(), every_stage=False):
     """The module of the first env spirv-val accepts, as corpus_test.py chooses
-    it; with |auto_map|, .frag files that do not compile so are tried again
-    for Vulkan 1.0 with glslang's automatic bindings and locations. Returns
-    (module, env, how)."""
+    it; with |auto_map|, .frag files (every stage with |every_stage|) that do
+    not compile so are tried again for Vulkan 1.0 with glslang's automatic
+    bindings and locations. |extra_args| go to every glslangValidator run
+    (lint_findings.py: -g). Returns (module, env, how)."""
     source = os.path.join(corpus, rel)
     stem = os.path.join(work_dir, ct.mangle(rel))
     modes = [("-V", ct.ENVS, lambda env, spv: ct.compile_shader(
-        tools, source, os.path.dirname(source), env, spv))]
-    if auto_map and rel.endswith(".frag"):  # the comparison needs fragment shaders only
+        tools, source, os.path.dirname(source), env, spv, extra_args))]
+    # The comparison needs fragment shaders only.
+    if auto_map and (every_stage or rel.endswith(".frag")):
         modes.append(("-V --amb --aml", ct.ENVS[:1],
-                      lambda env, spv: compile_auto_mapped(tools, source, env, spv)))
+                      lambda env, spv: compile_auto_mapped(tools, source, env, spv,
+                                                           extra_args)))
     for how, envs, compile_one in modes:
         for glslang_env, val_env in envs:
             spv = "%s.%s.spv" % (stem, val_env)

@@ -160,8 +160,9 @@ def cached_compile(tools, args, source, out):
     return ct.cached_build(tools.cache_dir, key, out, build)
 
 
-def compile_one(shader, corpus, work_dir, tools):
-    """Compiles and validates |shader|, filling in its fields."""
+def compile_one(shader, corpus, work_dir, tools, glsl_args=()):
+    """Compiles and validates |shader|, filling in its fields. |glsl_args| go
+    to glslangValidator for GLSL (lint_findings.py: -g)."""
     source = os.path.join(corpus, shader.path)
     out = os.path.join(work_dir, ct.mangle(shader.path) + ".spv")
     if shader.kind == "asm":
@@ -170,7 +171,7 @@ def compile_one(shader, corpus, work_dir, tools):
             args.append("--preserve-numeric-ids")
         attempts = [("asm", args)]
     else:
-        args = [tools.glslang, "-V", "--target-env", GLSL_ENV]
+        args = [tools.glslang, "-V", "--target-env", GLSL_ENV, *glsl_args]
         attempts = [("glsl", args), ("glsl --amb", args + ["--amb"])]
     for how, args in attempts:
         built, messages = cached_compile(tools, args, source, out)
