@@ -153,8 +153,8 @@ def lint_module(tools, module):
                             % (module.corpus, module.path, variant))
             continue
         out = spv + ".lint.json"
-        code, err = ct.run([tools.spirv_conv, "lint", "--format", "json", "--target-env",
-                            module.env, spv, "-o", out])
+        code, err = ct.run([tools.spirv_conv, "lint", "--format", "json", "--no-group",
+                            "--target-env", module.env, spv, "-o", out])
         if code not in (0, 1):
             problems.append("%s:%s [%s]: lint %s: %s" % (module.corpus, module.path, variant,
                                                          ct.describe(code), ct.first_line(err)))
