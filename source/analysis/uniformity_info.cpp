@@ -153,6 +153,9 @@ class UniformityInfo::Impl : public analysis::SolverHost {
       kWritten,  // what the shader stores to it (written_)
       kBuiltIn,  // a built-in input: BuiltInLevel(|builtin|) for the calling stages
       kFlat,     // a Flat or PerPrimitiveEXT input: quad-uniform in fragment shaders
+      // ShaderRecordBufferKHR: in ray generation the one record of the trace
+      // command, read like a buffer (|level|); per ray in the other stages.
+      kShaderRecord,
     };
     Kind kind = Kind::kFixed;
     Uniformity level = Uniformity::kDivergent;
@@ -367,6 +370,11 @@ const UniformityInfo::Impl::VariableClass& UniformityInfo::Impl::ClassOf(uint32_
     case spv::StorageClass::Workgroup:
       c = BufferClass(*variable);
       break;
+    case spv::StorageClass::ShaderRecordBufferKHR: {
+      const VariableClass buffer = BufferClass(*variable);
+      c = {Kind::kShaderRecord, buffer.kind == Kind::kFixed ? buffer.level : kD, 0, buffer.note};
+      break;
+    }
     case spv::StorageClass::Private:
     case spv::StorageClass::Output:
       c = {Kind::kWritten, kU, 0, "a per-invocation variable: what the shader stored to it"};
@@ -400,6 +408,17 @@ Uniformity UniformityInfo::Impl::VariableContent(uint32_t id, uint32_t models, c
       return unknown_write_ ? kD : written_[id];
     case VariableClass::Kind::kBuiltIn:
       return analysis::BuiltInLevel(static_cast<spv::BuiltIn>(c.builtin), models, note);
+    case VariableClass::Kind::kShaderRecord:
+      // vkCmdTraceRaysKHR takes one ray-generation record (its size must
+      // equal its stride, VUID-vkCmdTraceRaysKHR-size-04023); hit, miss and
+      // callable shaders read the record of their ray's hit group or shader.
+      if (models == analysis::kModelRayGeneration) {
+        *note = c.level == kU ? "the trace command's one ray-generation shader record"
+                              : "a shader record the shader writes";
+        return c.level;
+      }
+      *note = "the shader record of the ray's hit group, miss or callable shader";
+      return kD;
     case VariableClass::Kind::kFlat:
       // One subgroup can span primitives, a quad cannot.
       if (models == analysis::kModelFragment) {

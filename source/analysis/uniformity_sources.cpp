@@ -248,6 +248,8 @@ uint32_t ModelBit(spv::ExecutionModel model) {
     case spv::ExecutionModel::TessellationEvaluation:
     case spv::ExecutionModel::Geometry:
       return kModelVertexLike;
+    case spv::ExecutionModel::RayGenerationKHR:
+      return kModelRayGeneration;
     default:
       return kModelRayTracing;
   }

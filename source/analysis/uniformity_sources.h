@@ -40,8 +40,9 @@ enum ModelBits : uint32_t {
   kModelKernel = 1u << 1,   // OpenCL kernels
   kModelFragment = 1u << 2,
   kModelVertexLike = 1u << 3,  // vertex, tessellation, geometry
-  kModelRayTracing = 1u << 4,
-  kModelAll = 0x1f,
+  kModelRayTracing = 1u << 4,  // the ray-tracing stages but ray generation
+  kModelRayGeneration = 1u << 5,
+  kModelAll = 0x3f,
 };
 uint32_t ModelBit(spv::ExecutionModel model);
 

@@ -7,11 +7,83 @@
 // the decoration where the effective subgroup size is 1
 // (VUID-RuntimeSpirv-None-10148), so it is never called redundant.
 
+#include <set>
+#include <vector>
+
 #include "analysis/descriptor_access.h"
 #include "lint/convergent_check.h"
+#include "source/opcode.h"
 
 namespace spirv_conv {
 namespace lint {
+namespace {
+
+// Whether index |id| may be an undefined value: computed (through pure
+// instructions) from OpUndef or from a Function variable nothing stores to.
+// The analysis calls undefined values uniform, which is sound for every rule
+// that asks "may this differ?"; this rule asks "is the decoration surely not
+// needed?", which an undefined value cannot promise (glslang's
+// spv.nonuniform.frag: `nonuniformEXT ivec4 v;` read before any write).
+// Whether anything but loads (through access chains) uses |pointer|.
+bool MayBeWritten(const LintContext& lint, uint32_t pointer, int depth = 0) {
+  for (const analysis::UseTable::Use& use : lint.uses.UsesOf(pointer)) {
+    const spv::Op op = use.user->opcode();
+    if (op == spv::Op::OpLoad || spvOpcodeIsDecoration(op) || spvOpcodeIsDebug(op)) continue;
+    if ((op == spv::Op::OpAccessChain || op == spv::Op::OpInBoundsAccessChain) && depth < 8 &&
+        !MayBeWritten(lint, use.user->result_id(), depth + 1)) {
+      continue;
+    }
+    return true;  // a store, a call, or a chain that is written
+  }
+  return false;
+}
+
+bool MayBeUndefined(const LintContext& lint, uint32_t id) {
+  std::vector<uint32_t> work{id};
+  std::set<uint32_t> seen;
+  while (!work.empty() && seen.size() < 256) {
+    const uint32_t v = work.back();
+    work.pop_back();
+    if (!seen.insert(v).second) continue;
+    const spvtools::opt::Instruction* def = lint.index.Def(v);
+    if (def == nullptr) continue;
+    switch (def->opcode()) {
+      case spv::Op::OpUndef:
+        return true;
+      case spv::Op::OpLoad: {
+        const spvtools::opt::Instruction* variable =
+            lint.names.RootVariable(def->GetSingleWordInOperand(0));
+        if (variable == nullptr || variable->opcode() != spv::Op::OpVariable ||
+            variable->GetSingleWordInOperand(0) != uint32_t(spv::StorageClass::Function) ||
+            variable->NumInOperands() > 1) {
+          continue;  // not a local, or one with an initializer
+        }
+        if (!MayBeWritten(lint, variable->result_id())) return true;
+        continue;
+      }
+      case spv::Op::OpCompositeExtract:
+      case spv::Op::OpCompositeConstruct:
+      case spv::Op::OpCompositeInsert:
+      case spv::Op::OpVectorShuffle:
+      case spv::Op::OpCopyObject:
+      case spv::Op::OpBitcast:
+      case spv::Op::OpIAdd:
+      case spv::Op::OpISub:
+      case spv::Op::OpIMul:
+      case spv::Op::OpSConvert:
+      case spv::Op::OpUConvert:
+      case spv::Op::OpPhi:
+      case spv::Op::OpSelect:
+        def->ForEachInId([&](const uint32_t* operand) { work.push_back(*operand); });
+        continue;
+      default:
+        continue;
+    }
+  }
+  return false;
+}
+
+}  // namespace
 
 void CheckRedundantNonUniform(const LintContext& lint, Findings* out) {
   for (const analysis::ResourceOperand& resource :
@@ -19,6 +91,8 @@ void CheckRedundantNonUniform(const LintContext& lint, Findings* out) {
     if (resource.chain == nullptr) continue;
     if (resource.index_level != Uniformity::kUniform) continue;
     if (!analysis::IsDecoratedNonUniform(lint.index, resource.id)) continue;
+    const uint32_t index = resource.chain->GetSingleWordInOperand(resource.index_operand);
+    if (MayBeUndefined(lint, index)) continue;
     Finding finding;
     finding.rule = kRedundantNonUniformRule;
     finding.severity = Severity::kNote;
@@ -29,7 +103,6 @@ void CheckRedundantNonUniform(const LintContext& lint, Findings* out) {
         analysis::OperandRole(lint.index, resource) + " operand " + lint.names.IdName(resource.id) +
         " is decorated NonUniform: the decoration is not needed and may cost "
         "performance";
-    const uint32_t index = resource.chain->GetSingleWordInOperand(resource.index_operand);
     finding.notes.push_back(
         {"the descriptor is selected here by " + lint.names.Describe(index) + ", which is uniform",
          lint.locator.At(*resource.chain)});
