@@ -38,7 +38,13 @@ Checks, per build:
       has none;
   (d) -O0 and -O report the same (rule, line, severity) set, except on lines
       with an EXPECT-O0 or EXPECT-O marker (those markers say what each build
-      reports there).
+      reports there);
+  (e) every explanation ends at a source of non-uniformity, in words: the
+      last note of each finding names what varies ("..., which varies per
+      invocation", "... is only uniform within a quad", "'x' is computed by
+      OpAtomicIAdd: ...", "'b' is read from 'buf': memory other invocations may
+      write ..."), never an intermediate step ("control flow depends on ...").
+      nonuniform-redundant-decoration ends at the uniform index by design.
 After -O, a marker whose line has no construct of the rule's kind left
 (no OpLine for the line, or the derivative / implicit-LOD sample / barrier /
 subgroup op / descriptor-array access chain was folded away) is skipped and
@@ -319,6 +325,11 @@ def build(tools, source, work_dir):
     return spv, None
 
 
+# The last note of an explanation: a source says what varies and why
+# (explainer.cpp, Source()).
+SOURCE_NOTE = re.compile(r", which (varies per invocation|is only uniform within a \w+)$|\S: \S")
+
+
 class Finding:
     def __init__(self, rule, severity, line, message):
         self.rule, self.severity, self.line, self.message = rule, severity, line, message
@@ -359,7 +370,7 @@ def lint(tools, spv, source_name):
             continue
         for k, site in enumerate(sites):
             site = dict(site) if isinstance(site, dict) else {}
-            site.update(rule=f.get("rule"), severity=f.get("severity"))
+            site.update(rule=f.get("rule"), severity=f.get("severity"), notes=f.get("notes"))
             entries.append(("findings[%d].more_sites[%d]" % (n, k), site))
     findings = []
     for where, f in entries:
@@ -382,6 +393,13 @@ def lint(tools, spv, source_name):
         file_name = location.get("file")
         if file_name is not None and os.path.basename(str(file_name)) != source_name:
             problems.append("%s: location.file %r is not the shader" % (where, file_name))
+        notes = f.get("notes") or []
+        if f.get("rule") != "nonuniform-redundant-decoration" and not (
+                notes and isinstance(notes[-1], dict) and
+                SOURCE_NOTE.search(str(notes[-1].get("message", "")))):
+            problems.append("%s (line %s): the explanation does not end at a source of "
+                            "non-uniformity: %r" % (where, line,
+                                                    notes[-1].get("message") if notes else None))
         findings.append(Finding(f.get("rule"), f.get("severity"), line, f.get("message")))
     if problems:
         return None, "lint: JSON contract: " + "; ".join(problems)
