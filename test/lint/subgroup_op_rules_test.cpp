@@ -101,6 +101,23 @@ std::string IfStore(const std::string& condition) {
 
 constexpr char kBallot[] = "%ballot = OpGroupNonUniformBallot %v4uint %uint_3 %true\n";
 
+// A loop entered from block |from| and left through its merge %loop_merge
+// after a per-invocation trip count (%x); the text continues in %loop_merge.
+std::string CountingLoop(const std::string& from) {
+  return R"(OpBranch %header
+%header = OpLabel
+%i = OpPhi %uint %uint_0 )" +
+         from + R"( %next %body
+%more = OpULessThan %bool %i %x
+OpLoopMerge %loop_merge %body None
+OpBranchConditional %more %body %loop_merge
+%body = OpLabel
+%next = OpIAdd %uint %i %uint_1
+OpBranch %header
+%loop_merge = OpLabel
+)";
+}
+
 // ---------------------------------------------------------------- divergent-cf
 
 TEST(SubgroupOpRulesTest, BallotInsideADivergentBranchIsANote) {
@@ -157,19 +174,7 @@ OpFunctionEnd
 TEST(SubgroupOpRulesTest, AfterALoopEveryInvocationLeavesControlFlowIsUniform) {
   // A loop entered in uniform control flow, left on a per-invocation trip
   // count through its merge: control flow is uniform again after it.
-  const std::string body = R"(OpBranch %header
-%header = OpLabel
-%i = OpPhi %uint %uint_0 %entry %next %body
-%more = OpULessThan %bool %i %x
-OpLoopMerge %loop_merge %body None
-OpBranchConditional %more %body %loop_merge
-%body = OpLabel
-%next = OpIAdd %uint %i %uint_1
-OpBranch %header
-%loop_merge = OpLabel
-%ballot = OpGroupNonUniformBallot %v4uint %uint_3 %true
-OpReturn
-)";
+  const std::string body = CountingLoop("%entry") + kBallot + "OpReturn\n";
   ExpectFindings(LintShader(Compute(body)), {});
 }
 
@@ -209,17 +214,7 @@ TEST(SubgroupOpRulesTest, MaximalReconvergencePromisesTheRejoin) {
 }
 
 TEST(SubgroupOpRulesTest, LoopLeftOnDifferentIterationsIsARejoin) {
-  const std::string outer = R"(OpBranch %header
-%header = OpLabel
-%i = OpPhi %uint %uint_0 %outer %next %body
-%more = OpULessThan %bool %i %x
-OpLoopMerge %loop_merge %body None
-OpBranchConditional %more %body %loop_merge
-%body = OpLabel
-%next = OpIAdd %uint %i %uint_1
-OpBranch %header
-%loop_merge = OpLabel
-)" + std::string(kBallot);
+  const std::string outer = CountingLoop("%outer") + kBallot;
   const std::vector<Finding> findings = LintShader(Compute(InsideLow(outer)));
   ExpectFindings(findings,
                  {{kAfterRejoin, Severity::kWarning, "%ballot = OpGroupNonUniformBallot"}});
