@@ -3,6 +3,10 @@
 //
 // GLSL through the glslang library, configured like `glslangValidator -V`.
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstdio>
 #include <fstream>
 #include <iterator>
 #include <map>
@@ -19,6 +23,50 @@
 namespace spirv_conv {
 namespace io {
 namespace {
+
+// Standard output goes to /dev/null while one is alive: glslang prints its
+// built-in declarations there when it cannot parse them (a `#version 110`
+// shader for OpenGL SPIR-V), which would corrupt a report on stdout. Counted,
+// because `lint -j` compiles on several threads; reports are written after.
+class QuietStdout {
+ public:
+  QuietStdout() {
+    std::lock_guard<std::mutex> lock(Mutex());
+    if (Count()++ != 0) return;
+    std::fflush(stdout);
+    Saved() = dup(STDOUT_FILENO);
+    const int null = open("/dev/null", O_WRONLY);
+    if (null >= 0) {
+      dup2(null, STDOUT_FILENO);
+      close(null);
+    }
+  }
+  ~QuietStdout() {
+    std::lock_guard<std::mutex> lock(Mutex());
+    if (--Count() != 0) return;
+    std::fflush(stdout);
+    if (Saved() >= 0) {
+      dup2(Saved(), STDOUT_FILENO);
+      close(Saved());
+    }
+  }
+  QuietStdout(const QuietStdout&) = delete;
+  QuietStdout& operator=(const QuietStdout&) = delete;
+
+ private:
+  static std::mutex& Mutex() {
+    static std::mutex mutex;
+    return mutex;
+  }
+  static int& Count() {
+    static int count = 0;
+    return count;
+  }
+  static int& Saved() {
+    static int saved = -1;
+    return saved;
+  }
+};
 
 std::optional<EShLanguage> StageFromName(const std::string& stage) {
   static const std::map<std::string, EShLanguage> kStages = {
@@ -172,6 +220,7 @@ Expected<std::vector<uint32_t>> WordsFromGlsl(const std::string& name, const std
   if (options.debug_info) messages = static_cast<EShMessages>(messages | EShMsgDebugInfo);
 
   Includer includer(options.include_dirs);
+  const QuietStdout quiet;
   if (!shader.parse(GetDefaultResources(), 100, false, messages, includer)) {
     return MakeError(ExitCode::kBadInput, name,
                      "GLSL compilation failed:" + CompilerMessages(shader.getInfoLog()));

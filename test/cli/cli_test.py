@@ -312,6 +312,16 @@ class BadInputMixin:
     def test_glsl_without_stage(self):
         self.check_rejected(self.write("shader.glsl", FRAG), r"--stage")
 
+    def test_glsl_built_ins_glslang_cannot_parse(self):
+        # glslang prints its whole built-in declarations to stdout when it
+        # cannot parse them (#version 110 for OpenGL SPIR-V): stdout stays the
+        # command's own, one error line names the file.
+        name = self.write("old.vert", "#version 110\nvoid main() { gl_Position = vec4(0.0); }\n")
+        result = self.run_command("--target-env", "opengl4.5", name)
+        self.assertEqual(result.code, 2, result)
+        self.assertNotIn(b"radians", result.out)
+        self.assertTrue(result.err.startswith(ERROR_PREFIX + name + ":"), result.err)
+
     def test_module_spirv_val_rejects(self):
         name = self.invalid_spv()
         self.check_rejected(name, r"(?i)invalid", code=self.INVALID_MODULE_EXIT)
