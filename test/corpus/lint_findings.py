@@ -45,7 +45,8 @@ has no row of its own. Prints, per rule and variant, the findings, the keys,
 the keys judged one by one with real, false and real/judged, and the keys
 covered (judged or matched by a class row) with real and real/covered; then
 the verdicts that match no reported key (stale) and the sampled keys without
-a row of their own. --strict exits 1 when there are any. Exit 2 on a usage
+a row of their own; a row naming an unknown rule id or a (key, rule) judged
+twice is reported too. --strict exits 1 when there are any. Exit 2 on a usage
 error (a missing tool or corpus).
 """
 
@@ -68,8 +69,12 @@ import corpus_test as ct  # noqa: E402  (tool runs, the compile cache)
 import lint_vs_spirv_lint as lvs  # noqa: E402  (glslang Test/: env choice, --amb --aml)
 import spirv_cross_corpus as sxc  # noqa: E402  (spirv-cross: shader list, compile, envs)
 
+# Every public rule id (docs/rules/README.md), in the order of the table. A rule
+# the lint reports that is missing here still gets rows (after these); a verdict
+# row naming a rule that is not here is an error, not a row to skip.
 RULES = ("barrier-divergent-cf", "derivative-divergent-cf", "nonuniform-missing-decoration",
-         "nonuniform-redundant-decoration", "subgroup-op-divergent-cf")
+         "nonuniform-redundant-decoration", "subgroup-op-divergent-cf", "subgroup-op-after-rejoin",
+         "subgroup-op-divergent-call", "subgroup-op-inactive-invocation", "group-op-divergent-cf")
 VARIANTS = ("O0", "O")
 VERDICT_ROW = re.compile(r"^\|\s*`([^`]+)`\s*\|\s*([a-z-]+)\s*\|\s*(real|false)\s*\|(.*)\|\s*$")
 
@@ -261,16 +266,23 @@ def write_list(grouped, sample, path):
 
 
 def read_verdicts(path):
-    """({(key, rule): verdict}, {(pattern, rule): verdict}) from Markdown table
-    rows; a key with `*` is a class row, an fnmatch pattern over keys."""
-    verdicts, classes = {}, {}
+    """({(key, rule): verdict}, {(pattern, rule): verdict}, [bad rows]) from
+    Markdown table rows; a key with `*` is a class row, an fnmatch pattern over
+    keys. A row naming an unknown rule, or a (key, rule) given twice, is bad."""
+    verdicts, classes, bad = {}, {}, []
     with open(path, encoding="utf-8") as f:
-        for line in f:
+        for number, line in enumerate(f, 1):
             m = VERDICT_ROW.match(line.strip())
-            if m and m.group(2) in RULES:
-                target = classes if "*" in m.group(1) else verdicts
-                target[(m.group(1), m.group(2))] = m.group(3)
-    return verdicts, classes
+            if not m:
+                continue
+            if m.group(2) not in RULES:
+                bad.append("%s:%d: unknown rule %s" % (path, number, m.group(2)))
+                continue
+            target = classes if "*" in m.group(1) else verdicts
+            if (m.group(1), m.group(2)) in target:
+                bad.append("%s:%d: %s %s judged twice" % (path, number, m.group(1), m.group(2)))
+            target[(m.group(1), m.group(2))] = m.group(3)
+    return verdicts, classes, bad
 
 
 def verdict_of(key, rule, verdicts, classes):
@@ -292,7 +304,7 @@ def precision_table(grouped, verdicts, classes):
     covered, covered real, precision over covered): judged keys have a row of
     their own, covered ones also those a class row matches."""
     rows = []
-    for rule in RULES:
+    for rule in list(RULES) + sorted(set(grouped) - set(RULES)):
         keys = grouped.get(rule, {})
         for variant in VARIANTS:
             present = [k for k, per in keys.items() if variant in per]
@@ -379,7 +391,7 @@ def main(argv):
             json.dump(findings, f, indent=1, sort_keys=True)
             f.write("\n")
 
-    verdicts, classes = read_verdicts(args.verdicts) if args.verdicts else ({}, {})
+    verdicts, classes, bad = read_verdicts(args.verdicts) if args.verdicts else ({}, {}, [])
     print("| rule | variant | findings | keys | judged | real | false | precision "
           "| covered | real | precision |")
     print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
@@ -397,7 +409,9 @@ def main(argv):
             print("stale verdict (no longer reported): %s %s" % (key, rule))
         for key, rule in unjudged:
             print("sampled, no verdict: %s %s" % (key, rule))
-        if args.strict and (stale or unjudged):
+        for problem in bad:
+            print("bad verdict row: " + problem)
+        if args.strict and (stale or unjudged or bad):
             status = 1
     return status
 
