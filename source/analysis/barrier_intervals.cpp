@@ -3,6 +3,7 @@
 
 #include "analysis/barrier_intervals.h"
 
+#include <memory>
 #include <unordered_map>
 #include <vector>
 

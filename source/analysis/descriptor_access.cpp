@@ -9,6 +9,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "analysis/uniformity_sources.h"
 #include "source/opcode.h"
 
 namespace spirv_conv {
@@ -31,7 +32,7 @@ struct DescriptorArray {
 // and texel buffers): by Dim and Sampled.
 DescriptorClass ImageClass(const Instruction& image) {
   const auto dim = static_cast<spv::Dim>(image.GetSingleWordInOperand(1));
-  const bool storage = image.GetSingleWordInOperand(5) == 2;
+  const bool storage = IsStorageImageType(image);
   if (dim == spv::Dim::Buffer) {
     return storage ? DescriptorClass::kStorageTexelBuffer : DescriptorClass::kUniformTexelBuffer;
   }

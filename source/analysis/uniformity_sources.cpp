@@ -494,11 +494,14 @@ bool IsPerPrimitive(const ModuleIndex& index, const spvtools::opt::Instruction& 
                                {spv::Decoration::Flat, spv::Decoration::PerPrimitiveEXT});
 }
 
+bool IsStorageImageType(const spvtools::opt::Instruction& image) {
+  // OpTypeImage in-operands: sampled type, Dim, Depth, Arrayed, MS, Sampled, ...
+  return image.GetSingleWordInOperand(5) != 1;
+}
+
 bool IsStorageImage(const ModuleIndex& index, const spvtools::opt::Instruction& variable) {
   const auto* type = PointeeElement(index, variable);
-  // OpTypeImage in-operands: sampled type, Dim, Depth, Arrayed, MS, Sampled, ...
-  return type != nullptr && type->opcode() == spv::Op::OpTypeImage &&
-         type->GetSingleWordInOperand(5) != 1;
+  return type != nullptr && type->opcode() == spv::Op::OpTypeImage && IsStorageImageType(*type);
 }
 
 bool IsImmutable(const ModuleIndex& index, const spvtools::opt::Instruction& variable) {

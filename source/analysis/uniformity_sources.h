@@ -75,8 +75,11 @@ inline Uniformity AssertedLevel(const ModuleIndex& index, uint32_t id) {
 bool IsBufferBlock(const ModuleIndex& index, const spvtools::opt::Instruction& variable);
 // Whether |variable| is NonWritable, or a block all of whose members are.
 bool IsReadOnly(const ModuleIndex& index, const spvtools::opt::Instruction& variable);
-// Whether |variable| holds a storage image or storage texel buffer (an
-// OpTypeImage, through arrays, with Sampled 2, or 0: known only at run time).
+// Whether image type |image| (OpTypeImage) is a storage image or storage
+// texel buffer: Sampled 2, or 0 (known only at run time; Vulkan allows 1
+// and 2 only).
+bool IsStorageImageType(const spvtools::opt::Instruction& image);
+// Whether |variable| holds one (through arrays).
 bool IsStorageImage(const ModuleIndex& index, const spvtools::opt::Instruction& variable);
 // Whether input |variable| has one value per primitive: decorated Flat or
 // PerPrimitiveEXT, or a block all of whose members are.

@@ -31,10 +31,11 @@ namespace {
 class QuietStdout {
  public:
   QuietStdout() {
-    std::lock_guard<std::mutex> lock(Mutex());
-    if (Count()++ != 0) return;
+    State& state = Shared();
+    std::lock_guard<std::mutex> lock(state.mutex);
+    if (state.count++ != 0) return;
     std::fflush(stdout);
-    Saved() = dup(STDOUT_FILENO);
+    state.saved = dup(STDOUT_FILENO);
     const int null = open("/dev/null", O_WRONLY);
     if (null >= 0) {
       dup2(null, STDOUT_FILENO);
@@ -42,29 +43,27 @@ class QuietStdout {
     }
   }
   ~QuietStdout() {
-    std::lock_guard<std::mutex> lock(Mutex());
-    if (--Count() != 0) return;
+    State& state = Shared();
+    std::lock_guard<std::mutex> lock(state.mutex);
+    if (--state.count != 0) return;
     std::fflush(stdout);
-    if (Saved() >= 0) {
-      dup2(Saved(), STDOUT_FILENO);
-      close(Saved());
+    if (state.saved >= 0) {
+      dup2(state.saved, STDOUT_FILENO);
+      close(state.saved);
     }
   }
   QuietStdout(const QuietStdout&) = delete;
   QuietStdout& operator=(const QuietStdout&) = delete;
 
  private:
-  static std::mutex& Mutex() {
-    static std::mutex mutex;
-    return mutex;
-  }
-  static int& Count() {
-    static int count = 0;
-    return count;
-  }
-  static int& Saved() {
-    static int saved = -1;
-    return saved;
+  struct State {
+    std::mutex mutex;
+    int count = 0;   // live QuietStdout objects
+    int saved = -1;  // the real stdout while count > 0
+  };
+  static State& Shared() {
+    static State state;
+    return state;
   }
 };
 

@@ -129,9 +129,10 @@ class Explainer::Chain {
       const auto* block = e_.blocks_.Of(*def);
       const uint32_t line = block != nullptr ? e_.locator_.AtBlock(block->id()).line : 0;
       if (line == 0) return described;
-      return (block->GetLoopMergeInst() != nullptr ? "the value the loop on line "
-                                                   : "the value merged on line ") +
-             std::to_string(line) + (block->GetLoopMergeInst() != nullptr ? " carries" : "");
+      if (block->GetLoopMergeInst() != nullptr) {
+        return "the value the loop on line " + std::to_string(line) + " carries";
+      }
+      return "the value merged on line " + std::to_string(line);
     }
     const uint32_t line = e_.locator_.At(*def).line;
     if (line == 0) return described;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "analysis/descriptor_access.h"
+#include "analysis/uniformity_sources.h"
 #include "lint/convergent_check.h"
 #include "source/opcode.h"
 
@@ -61,23 +62,14 @@ bool MayBeUndefined(const LintContext& lint, uint32_t id) {
         if (!MayBeWritten(lint, variable->result_id())) return true;
         continue;
       }
-      case spv::Op::OpCompositeExtract:
-      case spv::Op::OpCompositeConstruct:
-      case spv::Op::OpCompositeInsert:
-      case spv::Op::OpVectorShuffle:
-      case spv::Op::OpCopyObject:
-      case spv::Op::OpBitcast:
-      case spv::Op::OpIAdd:
-      case spv::Op::OpISub:
-      case spv::Op::OpIMul:
-      case spv::Op::OpSConvert:
-      case spv::Op::OpUConvert:
-      case spv::Op::OpPhi:
-      case spv::Op::OpSelect:
-        def->ForEachInId([&](const uint32_t* operand) { work.push_back(*operand); });
+      default: {
+        // Through what the analysis reads as a function of its operands.
+        const analysis::Rule rule = analysis::ClassifyInstruction(*def, lint.index).rule;
+        if (rule == analysis::Rule::kFollow || rule == analysis::Rule::kPhi) {
+          def->ForEachInId([&](const uint32_t* operand) { work.push_back(*operand); });
+        }
         continue;
-      default:
-        continue;
+      }
     }
   }
   return false;
