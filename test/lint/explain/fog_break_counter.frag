@@ -24,6 +24,9 @@ void main() {
         color = texture(detailTex, uv);
     }
 }
+// After spirv-opt -O the counter is an SSA phi with no name: the same chain
+// names it by its place, "the value the loop on line 18 carries", and the
+// branch by its line; the findings and the cause ('uv') are the same.
 // EXPECT-OUTPUT: spirv-conv lint -g, exit 0
 // fog_break_counter.frag:19: warning: OpImageSampleImplicitLod computes an implicit level of detail in control flow that is not uniform within the quad (the derivative group): its result is undefined [derivative-divergent-cf]
 //    19 |         if (texture(noiseTex, uv * float(n + 1)).r > 0.7) break;

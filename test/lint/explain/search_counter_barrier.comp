@@ -19,6 +19,9 @@ void main() {
     }
     data.v[gl_LocalInvocationIndex] = float(n);
 }
+// After spirv-opt -O the counter is an SSA phi with no name: the same chain
+// names it by its place, "the value the loop on line 13 carries", and the
+// branch by its line; the finding and the cause are the same.
 // EXPECT-OUTPUT: spirv-conv lint -g, exit 1
 // search_counter_barrier.comp:18: error: OpControlBarrier with workgroup execution scope in control flow that is not uniform within the workgroup: not every invocation reaches it [barrier-divergent-cf]
 //    18 |         barrier();

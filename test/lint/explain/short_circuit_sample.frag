@@ -20,6 +20,7 @@ void main() {
     } while (uv.x * float(i) < 3.0);
     o += texture(a, uv * float(i));
 }
+// After spirv-opt -O the text is the same: the && stays a branch on a phi.
 // EXPECT-OUTPUT: spirv-conv lint -g, exit 0
 // short_circuit_sample.frag:15: warning: OpImageSampleImplicitLod computes an implicit level of detail in control flow that is not uniform within the quad (the derivative group): its result is undefined [derivative-divergent-cf]
 //    15 |         o = texture(a, uv);

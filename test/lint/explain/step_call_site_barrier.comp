@@ -16,6 +16,8 @@ void main() {
     step(pc.n);
     if (b.d[gl_LocalInvocationIndex] > 3u) step(pc.n + 1u);
 }
+// After spirv-opt -O 'step' is inlined: the barrier's block depends on the
+// branch on line 17 directly, with the same cause.
 // EXPECT-OUTPUT: spirv-conv lint -g, exit 1
 // step_call_site_barrier.comp:12: error: OpControlBarrier with workgroup execution scope in control flow that is not uniform within the workgroup: not every invocation reaches it [barrier-divergent-cf]
 //    12 |     barrier();
