@@ -18,38 +18,13 @@
 #define INCLUDE_SPIRV_CONV_DEVICE_PROFILE_H_
 
 #include <array>
-#include <bitset>
 #include <optional>
 #include <string>
 
+#include "spirv_conv/descriptor_class.h"
 #include "spirv_conv/status.h"
 
 namespace spirv_conv {
-
-// The descriptor classes whose arrays Vulkan features distinguish. Samplers
-// and combined image samplers count as sampled images (the Vulkan features
-// shaderSampledImageArray*Indexing cover all three).
-enum class DescriptorClass {
-  kUniformBuffer,
-  kStorageBuffer,
-  kSampledImage,
-  kStorageImage,
-  kUniformTexelBuffer,
-  kStorageTexelBuffer,
-  kInputAttachment,
-  kAccelerationStructure,
-};
-constexpr size_t kDescriptorClassCount = 8;
-using DescriptorClassSet = std::bitset<kDescriptorClassCount>;
-
-inline DescriptorClassSet AllDescriptorClasses() { return DescriptorClassSet().set(); }
-inline size_t Bit(DescriptorClass c) { return static_cast<size_t>(c); }
-
-// "uniform-buffer", "storage-buffer", "sampled-image", "storage-image",
-// "uniform-texel-buffer", "storage-texel-buffer", "input-attachment",
-// "acceleration-structure".
-const char* DescriptorClassName(DescriptorClass c);
-std::optional<DescriptorClass> DescriptorClassFromName(const std::string& name);
 
 // How far arrays of one class may be indexed.
 enum class ArrayIndexing {

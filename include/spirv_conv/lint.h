@@ -20,7 +20,9 @@
 #include <string>
 #include <vector>
 
+#include "spirv_conv/diagnostic.h"
 #include "spirv_conv/load.h"
+#include "spirv_conv/module.h"
 #include "spirv_conv/status.h"
 #include "spirv_conv/uniformity.h"
 #include "spirv_conv/validate.h"
@@ -32,49 +34,6 @@ class IRContext;
 }  // namespace spvtools
 
 namespace spirv_conv {
-
-enum class Severity : uint8_t { kNote = 0, kWarning = 1, kError = 2 };
-
-// "note", "warning", "error".
-const char* SeverityName(Severity severity);
-
-// Where a finding or note points. Source positions come from OpLine or
-// NonSemantic.Shader.DebugInfo.100 DebugLine; the rest from the IR.
-struct Location {
-  std::string file;      // source file named by the line instruction; empty if unknown
-  uint32_t line = 0;     // 1-based; 0 = unknown
-  uint32_t column = 0;   // 1-based; 0 = unknown
-  std::string function;  // the function's OpName (without glslang's "(f1;" suffix); empty if none
-  std::string block;     // the block's OpName, or "%<id>"
-  std::string instruction;  // the instruction, disassembled with friendly names
-  // The text of |line| in |file| when the source is available (OpSource text
-  // in the module, or the file on disk); empty otherwise.
-  std::string source_line;
-};
-
-struct Note {
-  std::string message;
-  Location location;
-};
-
-struct Finding {
-  std::string rule;  // a rule id, e.g. "derivative-divergent-cf"
-  Severity severity = Severity::kWarning;
-  Location location;
-  std::string message;
-  std::vector<Note> notes;  // the explanation, from the finding back to a source
-  // Further sites of the same rule and severity with the same explanation
-  // (one root cause), each with its own message, in module order; empty
-  // unless LintOptions::group_by_cause.
-  std::vector<Note> more_sites;
-};
-
-// A rule of the lint.
-struct RuleInfo {
-  const char* id;
-  Severity default_severity;  // the widest severity it reports by default
-  const char* summary;        // one line
-};
 
 // Every rule, in documentation order.
 const std::vector<RuleInfo>& LintRules();
@@ -109,9 +68,7 @@ std::vector<Finding> Lint(spvtools::opt::IRContext& context, const UniformityInf
 
 // What the lint of one file needs besides the lint options.
 struct LintInputOptions {
-  LoadOptions load;
-  ValidatorFlags validator;
-  bool skip_validation = false;  // analyse input spirv-val rejects
+  ModuleOptions module;  // how each file is loaded (LoadModule)
   // Directory inputs: also take ".glsl" files (they need LoadOptions::glsl.stage).
   bool glsl_files_without_stage = false;
 };
@@ -123,7 +80,7 @@ struct FileFindings {
   std::optional<Error> error;  // load, validation or analysis failure
 };
 
-// Load → validate → IR → uniformity → lint, for one file ("-": stdin).
+// LoadModule → uniformity → lint, for one file ("-": stdin).
 FileFindings LintFile(const std::string& path, const LintInputOptions& input,
                       const LintOptions& options);
 

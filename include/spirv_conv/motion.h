@@ -7,7 +7,7 @@
 // divergent control dependence changed, and the uniform operands that became
 // less uniform. Instructions are matched between the modules by result id,
 // then structurally; convergent instructions that match nothing are reported
-// too. Findings use the lint's model (include/spirv_conv/lint.h): the
+// too. Findings use the checkers' model (include/spirv_conv/diagnostic.h): the
 // location is in AFTER, a note points at the origin in BEFORE, further notes
 // at the branches gained or lost.
 
@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "spirv_conv/lint.h"
+#include "spirv_conv/diagnostic.h"
 #include "spirv_conv/status.h"
 #include "spirv_conv/uniformity.h"
 

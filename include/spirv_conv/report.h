@@ -1,7 +1,7 @@
 // Copyright (c) 2026 The spirv-conv authors
 // SPDX-License-Identifier: Apache-2.0
 //
-// Renderers of the lint's one finding model (include/spirv_conv/lint.h):
+// Renderers of the checkers' one finding model (spirv_conv/diagnostic.h):
 // compiler-style text, JSON (docs/json.md) and SARIF 2.1.0 (docs/sarif.md).
 // Each renders a whole batch, one FileFindings per input, in input order.
 
@@ -11,9 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "spirv_conv/guarded_optimizer.h"
+#include "spirv_conv/diagnostic.h"
 #include "spirv_conv/lint.h"
-#include "spirv_conv/nonuniform_passes.h"
 
 namespace spirv_conv {
 
@@ -45,18 +44,6 @@ struct SarifOptions {
 // related locations and as a code flow, and the inputs that could not be
 // linted as tool execution notifications.
 std::string RenderSarif(const std::vector<FileFindings>& files, const SarifOptions& options = {});
-
-// What `spirv-conv opt` did to one input, for --report.
-struct ModuleChanges {
-  std::string input;
-  std::string output;  // empty when the module failed
-  std::string error;   // why it failed; empty on success
-  ChangeLog changes;
-  std::vector<OptimizerPassResult> optimizer;  // the spirv-opt passes, in order
-};
-
-// The JSON of `spirv-conv opt --report` (docs/passes.md#report).
-std::string RenderPassReport(const std::vector<ModuleChanges>& modules);
 
 }  // namespace spirv_conv
 

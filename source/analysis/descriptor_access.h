@@ -22,7 +22,7 @@
 
 #include "analysis/levels.h"
 #include "analysis/module_tables.h"
-#include "spirv_conv/device_profile.h"
+#include "spirv_conv/descriptor_class.h"
 
 namespace spirv_conv {
 namespace analysis {

@@ -14,8 +14,8 @@ void CheckBarriers(const LintContext& lint, Findings* out) {
       lint, kBarrierRule, analysis::kBarrier, [](uint32_t) { return true; },
       [](const spvtools::opt::Instruction& inst, const analysis::ConvergenceClass&,
          Uniformity required) -> std::optional<Verdict> {
-        const std::string scope = ScopeWord(required);
-        return Verdict{Severity::kError, OpcodeName(inst) + " with " + scope +
+        const std::string scope = diagnostics::ScopeWord(required);
+        return Verdict{Severity::kError, diagnostics::OpcodeName(inst) + " with " + scope +
                                              " execution scope in control flow that is not "
                                              "uniform within the " +
                                              scope + ": not every invocation reaches it"};

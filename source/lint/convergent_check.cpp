@@ -3,27 +3,12 @@
 
 #include "lint/convergent_check.h"
 
-#include "source/opcode.h"
+#include "diagnostics/names.h"
 
 namespace spirv_conv {
 namespace lint {
 
 using spvtools::opt::Instruction;
-
-const char* ScopeWord(Uniformity required) {
-  switch (required) {
-    case Uniformity::kQuad:
-      return "quad";
-    case Uniformity::kSubgroup:
-      return "subgroup";
-    default:
-      return "workgroup";
-  }
-}
-
-std::string OpcodeName(const Instruction& inst) {
-  return std::string("Op") + spvOpcodeString(inst.opcode());
-}
 
 void CheckConvergent(const LintContext& lint, const char* rule, analysis::ConvergenceFlag flag,
                      const std::function<bool(uint32_t function)>& applies, const Judge& judge,

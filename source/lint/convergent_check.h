@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "analysis/convergence_classes.h"
+#include "diagnostics/names.h"
 #include "lint/rules.h"
 
 namespace spirv_conv {
@@ -38,12 +39,6 @@ using Judge = std::function<std::optional<Verdict>(const spvtools::opt::Instruct
 void CheckConvergent(const LintContext& lint, const char* rule, analysis::ConvergenceFlag flag,
                      const std::function<bool(uint32_t function)>& applies, const Judge& judge,
                      Findings* out);
-
-// "quad", "subgroup", "workgroup": the scope a required level names.
-const char* ScopeWord(Uniformity required);
-
-// "OpDPdx".
-std::string OpcodeName(const spvtools::opt::Instruction& inst);
 
 }  // namespace lint
 }  // namespace spirv_conv

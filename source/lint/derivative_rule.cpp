@@ -18,12 +18,12 @@ void CheckDerivatives(const LintContext& lint, Findings* out) {
          Uniformity) -> std::optional<Verdict> {
         if (cls.derivative == analysis::DerivativeKind::kExplicit) {
           return Verdict{Severity::kError,
-                         "explicit derivative " + OpcodeName(inst) +
+                         "explicit derivative " + diagnostics::OpcodeName(inst) +
                              " in control flow that is not uniform within the quad (the "
                              "derivative group)"};
         }
         return Verdict{Severity::kWarning,
-                       OpcodeName(inst) +
+                       diagnostics::OpcodeName(inst) +
                            " computes an implicit level of detail in control flow that is not "
                            "uniform within the quad (the derivative group): its result is "
                            "undefined"};

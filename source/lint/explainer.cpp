@@ -582,7 +582,8 @@ class Explainer::Chain {
 Explainer::Explainer(spvtools::opt::IRContext& context, const UniformityInfo& info,
                      const analysis::ModuleIndex& index, const analysis::BlockTable& blocks,
                      const analysis::UseTable& uses, const analysis::Levels& levels,
-                     const Names& names, const Locator& locator, const analysis::CallGraph& calls)
+                     const diagnostics::Names& names, const diagnostics::Locator& locator,
+                     const analysis::CallGraph& calls)
     : context_(context),
       info_(info),
       index_(index),

@@ -18,8 +18,8 @@
 #include "analysis/ir_tables.h"
 #include "analysis/levels.h"
 #include "analysis/module_index.h"
-#include "lint/locator.h"
-#include "lint/names.h"
+#include "diagnostics/locator.h"
+#include "diagnostics/names.h"
 #include "source/opt/ir_context.h"
 #include "spirv_conv/lint.h"
 #include "spirv_conv/uniformity.h"
@@ -31,8 +31,9 @@ class Explainer {
  public:
   Explainer(spvtools::opt::IRContext& context, const UniformityInfo& info,
             const analysis::ModuleIndex& index, const analysis::BlockTable& blocks,
-            const analysis::UseTable& uses, const analysis::Levels& levels, const Names& names,
-            const Locator& locator, const analysis::CallGraph& calls);
+            const analysis::UseTable& uses, const analysis::Levels& levels,
+            const diagnostics::Names& names, const diagnostics::Locator& locator,
+            const analysis::CallGraph& calls);
 
   // Why |inst| runs in non-uniform control flow. (Instructions of one block
   // share the explanation: it is computed once per block.)
@@ -59,8 +60,8 @@ class Explainer {
   const analysis::BlockTable& blocks_;
   const analysis::UseTable& uses_;
   const analysis::Levels& levels_;
-  const Names& names_;
-  const Locator& locator_;
+  const diagnostics::Names& names_;
+  const diagnostics::Locator& locator_;
   const analysis::CallGraph& calls_;
   mutable std::unordered_map<uint32_t, std::vector<Note>> block_notes_;
   mutable std::unordered_map<const spvtools::opt::Instruction*, const spvtools::opt::Instruction*>

@@ -11,17 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "analysis/call_graph.h"
-#include "analysis/ir_tables.h"
-#include "analysis/levels.h"
-#include "analysis/module_index.h"
-#include "analysis/module_tables.h"
+#include "analysis/convergence_classes.h"
+#include "diagnostics/diagnostic_context.h"
 #include "lint/branch_idioms.h"
-#include "lint/disassembly.h"
 #include "lint/explainer.h"
-#include "lint/locator.h"
-#include "lint/names.h"
-#include "lint/source_files.h"
 #include "lint/tangles.h"
 #include "source/opt/ir_context.h"
 #include "spirv_conv/uniformity.h"
@@ -29,31 +22,19 @@
 namespace spirv_conv {
 namespace lint {
 
-// The shared tables (analysis/module_tables.h: ir, index, blocks, uses,
-// calls) are built first, without SPIRV-Tools' def-use, decoration or
-// instruction-to-block analyses; the lint's own tables follow.
-struct LintContext : analysis::ModuleTables {
+// The checkers' shared tables (diagnostics/diagnostic_context.h), then the
+// lint's own: the convergent instructions, explanations, branch idioms and
+// tangles.
+struct LintContext : diagnostics::DiagnosticContext {
   LintContext(spvtools::opt::IRContext& context, const UniformityInfo& uniformity,
               const std::string& input_path)
-      : analysis::ModuleTables(context),
-        info(uniformity),
+      : diagnostics::DiagnosticContext(context, uniformity, input_path),
         convergent(analysis::FindConvergentInstructions(context)),
-        disassembly(context, index),
-        names(context, index, disassembly),
-        sources(context, index, blocks, input_path),
-        locator(context, names, disassembly, sources, blocks),
-        levels(context, uniformity, index, blocks, calls),
         explainer(context, uniformity, index, blocks, uses, levels, names, locator, calls),
         idioms(context, index, blocks, uses),
         tangles(context, uniformity, blocks, calls, levels, idioms) {}
 
-  const UniformityInfo& info;
   const std::vector<analysis::ConvergentInstruction> convergent;
-  Disassembly disassembly;
-  Names names;
-  SourceFiles sources;
-  Locator locator;
-  analysis::Levels levels;
   Explainer explainer;
   BranchIdioms idioms;
   Tangles tangles;

@@ -15,14 +15,12 @@
 
 #include "io/input_formats.h"
 #include "source/opt/ir_context.h"
-#include "spirv_conv/ir.h"
 #include "spirv_conv/lint.h"
 
 namespace spirv_conv {
 namespace {
 
-// |error| with its message naming |file| (load and validation errors
-// already do).
+// |error| with its message naming |file| (LoadModule's errors already do).
 Error NamingFile(Error error, const std::string& file) {
   if (error.message.rfind(file + ":", 0) != 0) error.message = file + ": " + error.message;
   return error;
@@ -44,34 +42,20 @@ FileFindings LintFile(const std::string& path, const LintInputOptions& input,
                       const LintOptions& options) {
   FileFindings result;
   result.file = path;
-  Expected<SpirvBinary> binary = LoadSpirv(path, input.load);
-  if (!binary) {
-    result.error = binary.error();
-    return result;
-  }
-  if (!input.skip_validation) {
-    Status valid = ValidateSpirv(binary->words, binary->target_env, input.validator, binary->name,
-                                 ExitCode::kBadInput);
-    if (!valid) {
-      result.error = valid.error();
-      return result;
-    }
-  }
-  Expected<std::unique_ptr<spvtools::opt::IRContext>> context =
-      BuildIrContext(*binary, IrLoad::kAnalysis);
-  if (!context) {
-    result.error = NamingFile(context.error(), binary->name);
+  Expected<Module> module = LoadModule(path, input.module);
+  if (!module) {
+    result.error = module.error();
     return result;
   }
   Expected<std::unique_ptr<UniformityInfo>> info =
-      UniformityInfo::Compute(context->get(), options.uniformity);
+      UniformityInfo::Compute(&module->ir(), options.uniformity);
   if (!info) {
-    result.error = NamingFile(info.error(), binary->name);
+    result.error = NamingFile(info.error(), module->name());
     return result;
   }
   LintOptions file_options = options;
   if (path != "-") file_options.input_path = path;
-  result.findings = Lint(**context, **info, file_options);
+  result.findings = Lint(module->ir(), **info, file_options);
   return result;
 }
 

@@ -14,18 +14,6 @@
 
 namespace spirv_conv {
 
-const char* SeverityName(Severity severity) {
-  switch (severity) {
-    case Severity::kNote:
-      return "note";
-    case Severity::kWarning:
-      return "warning";
-    case Severity::kError:
-      return "error";
-  }
-  return "?";
-}
-
 Status ParseRuleLevel(const std::string& setting, LintOptions* options) {
   const size_t equals = setting.find('=');
   const std::string id = setting.substr(0, equals);

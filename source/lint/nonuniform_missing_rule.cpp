@@ -49,7 +49,7 @@ void CheckMissingNonUniform(const LintContext& lint, Findings* out) {
     finding.rule = kMissingNonUniformRule;
     finding.severity = Severity::kError;
     finding.location = lint.locator.At(*resource.user);
-    finding.message = OpcodeName(*resource.user) + " accesses " + array +
+    finding.message = diagnostics::OpcodeName(*resource.user) + " accesses " + array +
                       " with an index that is not subgroup-uniform, but its " +
                       analysis::OperandRole(lint.index, resource) + " operand " +
                       lint.names.IdName(resource.id) + " is not decorated NonUniform";

@@ -90,7 +90,7 @@ void CheckRedundantNonUniform(const LintContext& lint, Findings* out) {
     finding.severity = Severity::kNote;
     finding.location = lint.locator.At(*resource.user);
     finding.message =
-        OpcodeName(*resource.user) + " accesses " +
+        diagnostics::OpcodeName(*resource.user) + " accesses " +
         lint.names.Describe(resource.variable->result_id()) + " with a uniform index, but its " +
         analysis::OperandRole(lint.index, resource) + " operand " + lint.names.IdName(resource.id) +
         " is decorated NonUniform: the decoration is not needed and may cost "

@@ -53,7 +53,8 @@ struct Classified {
 
 Classified Classify(const LintContext& lint, const Instruction& inst,
                     const analysis::ConvergenceClass& cls, Uniformity required) {
-  if (!DefinedOnActiveInvocations(OpcodeName(inst))) return {Case::kGroupOperation, {}};
+  if (!DefinedOnActiveInvocations(diagnostics::OpcodeName(inst)))
+    return {Case::kGroupOperation, {}};
   if (cls.Has(analysis::kReadsOtherInvocation)) return {Case::kInactiveInvocation, {}};
   const Tangle tangle = lint.tangles.Of(inst, required);
   switch (tangle.kind) {
@@ -108,9 +109,9 @@ void CheckCase(const LintContext& lint, const char* rule, Case wanted,
           Uniformity required) -> std::optional<Verdict> {
         const Classified found = Classify(lint, inst, cls, required);
         if (found.kind != wanted) return std::nullopt;
-        return verdict(
-            inst, found,
-            " in control flow that is not uniform within the " + std::string(ScopeWord(required)));
+        return verdict(inst, found,
+                       " in control flow that is not uniform within the " +
+                           std::string(diagnostics::ScopeWord(required)));
       },
       out);
 }
@@ -121,7 +122,7 @@ void CheckGroupOperations(const LintContext& lint, Findings* out) {
   CheckCase(
       lint, kGroupOpRule, Case::kGroupOperation,
       [](const Instruction& inst, const Classified&, const std::string& where) {
-        return Verdict{Severity::kError, OpcodeName(inst) + where +
+        return Verdict{Severity::kError, diagnostics::OpcodeName(inst) + where +
                                              ": every invocation of the scope must execute it "
                                              "together"};
       },
@@ -133,7 +134,7 @@ void CheckSubgroupInactiveInvocations(const LintContext& lint, Findings* out) {
       lint, kSubgroupInactiveRule, Case::kInactiveInvocation,
       [](const Instruction& inst, const Classified&, const std::string& where) {
         return Verdict{Severity::kWarning,
-                       OpcodeName(inst) + " reads another invocation's value" + where +
+                       diagnostics::OpcodeName(inst) + " reads another invocation's value" + where +
                            ": that invocation may be inactive, and the result is then undefined"};
       },
       out);
@@ -144,7 +145,7 @@ void CheckSubgroupAfterRejoin(const LintContext& lint, Findings* out) {
       lint, kSubgroupAfterRejoinRule, Case::kAfterRejoin,
       [&](const Instruction& inst, const Classified& found, const std::string& where) {
         return Verdict{Severity::kWarning,
-                       OpcodeName(inst) + " after divergent paths rejoin" + where +
+                       diagnostics::OpcodeName(inst) + " after divergent paths rejoin" + where +
                            ": without MaximallyReconvergesKHR the invocations are not promised "
                            "to execute it together, so its result may cover only some of them",
                        {RejoinNote(lint, found.rejoin)}};
@@ -157,7 +158,7 @@ void CheckSubgroupDivergentCalls(const LintContext& lint, Findings* out) {
       lint, kSubgroupDivergentCallRule, Case::kDivergentCall,
       [&](const Instruction& inst, const Classified&, const std::string& where) {
         const std::string function = lint.names.Function(lint.blocks.FunctionOf(inst));
-        return Verdict{Severity::kWarning, OpcodeName(inst) +
+        return Verdict{Severity::kWarning, diagnostics::OpcodeName(inst) +
                                                " runs with the invocations that called '" +
                                                function + "' together, and it is called" + where +
                                                ": its result covers only those invocations"};
@@ -170,7 +171,7 @@ void CheckSubgroupOperations(const LintContext& lint, Findings* out) {
       lint, kSubgroupOpRule, Case::kDivergentCf,
       [](const Instruction& inst, const Classified&, const std::string& where) {
         return Verdict{Severity::kNote,
-                       OpcodeName(inst) + where +
+                       diagnostics::OpcodeName(inst) + where +
                            ": its result covers the invocations that took the same path to it"};
       },
       out);

@@ -27,17 +27,17 @@ Expected<std::unique_ptr<MotionModule>> AnalyseForMotion(spvtools::opt::IRContex
 }
 
 std::vector<Finding> CheckAnalysedMotion(MotionModule& then, MotionModule& now) {
-  spvtools::opt::IRContext& before = then.lint.ir;
-  spvtools::opt::IRContext& after = now.lint.ir;
+  spvtools::opt::IRContext& before = then.diag.ir;
+  spvtools::opt::IRContext& after = now.diag.ir;
   const InstructionMatcher matcher(
       then.keys, now.keys, before, after,
-      [&then](const spvtools::opt::Instruction& inst) { return IsChecked(inst, then.lint.index); },
-      [&then](uint32_t function) { return then.lint.calls.Reached(function); });
+      [&then](const spvtools::opt::Instruction& inst) { return IsChecked(inst, then.diag.index); },
+      [&then](uint32_t function) { return then.diag.calls.Reached(function); });
   const MotionChecker checker(then, now, matcher);
   std::vector<Finding> findings;
   for (spvtools::opt::Function& function : *after.module()) {
     // Code no entry point reaches never runs (an inlined callee left behind).
-    if (!now.lint.calls.Reached(function.result_id())) continue;
+    if (!now.diag.calls.Reached(function.result_id())) continue;
     function.ForEachInst(
         [&](const spvtools::opt::Instruction* inst) { checker.Check(*inst, &findings); },
         /*run_for_debug_line_insts=*/false);

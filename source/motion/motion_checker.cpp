@@ -6,7 +6,7 @@
 #include <utility>
 
 #include "analysis/convergence_classes.h"
-#include "lint/convergent_check.h"
+#include "diagnostics/names.h"
 
 namespace spirv_conv {
 namespace motion {
@@ -54,13 +54,13 @@ bool IsChecked(const Instruction& inst, const analysis::ModuleIndex& index) {
 }
 
 void MotionChecker::Check(const Instruction& inst, std::vector<Finding>* out) const {
-  if (!IsChecked(inst, after_.lint.index)) return;
+  if (!IsChecked(inst, after_.diag.index)) return;
   const analysis::ConvergenceClass cls = analysis::ClassifyConvergence(inst);
   const std::vector<Origin>& origins = matcher_.OriginsOf(inst);
   if (origins.empty()) {
     out->push_back(Make("motion-unmatched", inst, nullptr,
                         "no instruction of the original module matches this " +
-                            lint::OpcodeName(inst) + ", so its motion cannot be checked"));
+                            diagnostics::OpcodeName(inst) + ", so its motion cannot be checked"));
     return;
   }
   using Judge = std::optional<Finding> (MotionChecker::*)(
@@ -86,7 +86,7 @@ void MotionChecker::Check(const Instruction& inst, std::vector<Finding>* out) co
 MotionChecker::MotionChecker(MotionModule& before, MotionModule& after,
                              const InstructionMatcher& matcher)
     : before_(before), after_(after), matcher_(matcher) {
-  for (const spvtools::opt::Function& function : *before.lint.ir.module()) {
+  for (const spvtools::opt::Function& function : *before.diag.ir.module()) {
     for (const spvtools::opt::BasicBlock& block : function) {
       const uint32_t condition = ConditionOf(&block);
       if (condition != 0) branch_on_.emplace(condition, block.id());
@@ -103,8 +103,8 @@ MotionChecker::Branches MotionChecker::DivergentBranches(const MotionModule& mod
     if (module.info->BranchLevel(label) <= required) continue;
     uint32_t key = label;
     if (after_side) {
-      const spvtools::opt::BasicBlock* now = module.lint.blocks.OfLabel(label);
-      const spvtools::opt::BasicBlock* then = before_.lint.blocks.OfLabel(label);
+      const spvtools::opt::BasicBlock* now = module.diag.blocks.OfLabel(label);
+      const spvtools::opt::BasicBlock* then = before_.diag.blocks.OfLabel(label);
       if (!then || !now || then->terminator()->opcode() != now->terminator()->opcode()) {
         auto found = branch_on_.find(matcher_.BeforeId(ConditionOf(now)));
         key = found == branch_on_.end() ? 0 : found->second;
@@ -123,11 +123,11 @@ std::optional<Finding> MotionChecker::JudgeControl(const Instruction& inst,
                                                    const analysis::ConvergenceClass& cls,
                                                    const Origin& origin) const {
   if (!cls.Has(analysis::kConvergent)) return std::nullopt;
-  const Uniformity required = analysis::RequiredControlFlow(inst, cls, after_.lint.index);
+  const Uniformity required = analysis::RequiredControlFlow(inst, cls, after_.diag.index);
   if (required == Uniformity::kDivergent) return std::nullopt;
   const Instruction& before = *origin.before;
-  const Uniformity level_after = after_.lint.levels.ControlFlowLevel(inst);
-  const Uniformity level_before = before_.lint.levels.ControlFlowLevel(before);
+  const Uniformity level_after = after_.diag.levels.ControlFlowLevel(inst);
+  const Uniformity level_before = before_.diag.levels.ControlFlowLevel(before);
   const Branches now = DivergentBranches(after_, inst, required, /*after_side=*/true);
   const Branches then = DivergentBranches(before_, before, required, /*after_side=*/false);
   const std::map<uint32_t, uint32_t> gained = Minus(now.keys, then.keys);
@@ -146,8 +146,9 @@ std::optional<Finding> MotionChecker::JudgeControl(const Instruction& inst,
                     : wider_now && (level_after > level_before || (!wider_then && !gained.empty()));
   if (!violation) return std::nullopt;
 
-  std::string message = lint::OpcodeName(inst) + " needs " + lint::ScopeWord(required) +
-                        "-uniform control flow; it ran in " + UniformityName(level_before) +
+  std::string message = diagnostics::OpcodeName(inst) + " needs " +
+                        diagnostics::ScopeWord(required) + "-uniform control flow; it ran in " +
+                        UniformityName(level_before) +
                         " control flow before the transformation and runs in " +
                         UniformityName(level_after) + " control flow now";
   if (co_convergent) {
@@ -162,16 +163,16 @@ std::optional<Finding> MotionChecker::JudgeControl(const Instruction& inst,
                          inst, &origin, message);
   for (const auto& entry : gained) {
     finding.notes.push_back({"gained: it now depends on this divergent branch",
-                             after_.lint.locator.AtBlock(entry.second)});
+                             after_.diag.locator.AtBlock(entry.second)});
   }
   for (uint32_t label : now.unmapped) {
     finding.notes.push_back({"it depends on this divergent branch, which the original lacks",
-                             after_.lint.locator.AtBlock(label)});
+                             after_.diag.locator.AtBlock(label)});
   }
   if (co_convergent) {
     for (const auto& entry : lost) {
       finding.notes.push_back({"lost: it depended on this divergent branch before",
-                               before_.lint.locator.AtBlock(entry.second)});
+                               before_.diag.locator.AtBlock(entry.second)});
     }
   }
   return finding;
@@ -182,20 +183,20 @@ std::optional<Finding> MotionChecker::JudgeOperands(const Instruction& inst,
                                                     const Origin& origin) const {
   const Instruction& before = *origin.before;
   for (const analysis::UniformOperand& operand :
-       analysis::UniformOperands(inst, cls, after_.lint.index)) {
+       analysis::UniformOperands(inst, cls, after_.diag.index)) {
     if (operand.operand >= inst.NumInOperands() || operand.operand >= before.NumInOperands()) {
       continue;
     }
     const uint32_t id = inst.GetSingleWordInOperand(operand.operand);
-    if (after_.lint.index.HasDecoration(id, spv::Decoration::NonUniform)) continue;
-    const Uniformity level_after = after_.lint.levels.UseLevel(inst, operand.operand);
-    const Uniformity level_before = before_.lint.levels.UseLevel(before, operand.operand);
+    if (after_.diag.index.HasDecoration(id, spv::Decoration::NonUniform)) continue;
+    const Uniformity level_after = after_.diag.levels.UseLevel(inst, operand.operand);
+    const Uniformity level_before = before_.diag.levels.UseLevel(before, operand.operand);
     if (level_after <= operand.scope || level_after <= level_before) continue;
     return Make("motion-uniform-operand", inst, &origin,
-                "the " + std::string(operand.role) + " operand of " + lint::OpcodeName(inst) +
-                    " must stay " + UniformityName(operand.scope) + "; it was " +
-                    UniformityName(level_before) + " before the transformation and is " +
-                    UniformityName(level_after) + " now");
+                "the " + std::string(operand.role) + " operand of " +
+                    diagnostics::OpcodeName(inst) + " must stay " + UniformityName(operand.scope) +
+                    "; it was " + UniformityName(level_before) +
+                    " before the transformation and is " + UniformityName(level_after) + " now");
   }
   return std::nullopt;
 }
@@ -205,12 +206,12 @@ Finding MotionChecker::Make(const char* rule, const Instruction& inst, const Ori
   Finding finding;
   finding.rule = rule;
   finding.severity = Severity::kError;
-  finding.location = after_.lint.locator.At(inst);
+  finding.location = after_.diag.locator.At(inst);
   finding.message = message;
   if (origin) {
     finding.notes.push_back(
         {std::string("before the transformation (") + MatchWord(origin->kind) + ")",
-         before_.lint.locator.At(*origin->before)});
+         before_.diag.locator.At(*origin->before)});
   }
   return finding;
 }

@@ -26,7 +26,7 @@
 
 #include "motion/instruction_matcher.h"
 #include "motion/motion_module.h"
-#include "spirv_conv/lint.h"
+#include "spirv_conv/diagnostic.h"
 
 namespace spirv_conv {
 namespace motion {

@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // What the checker reads about one of its two modules: the uniformity, the
-// lint's tables (levels, locations), the structural keys and the control
+// checkers' tables (levels, locations), the structural keys and the control
 // dependence, built once.
 
 #ifndef SOURCE_MOTION_MOTION_MODULE_H_
@@ -12,7 +12,7 @@
 #include <string>
 #include <utility>
 
-#include "lint/lint_context.h"
+#include "diagnostics/diagnostic_context.h"
 #include "motion/control_dependence.h"
 #include "motion/structural_key.h"
 #include "spirv_conv/uniformity.h"
@@ -24,12 +24,12 @@ struct MotionModule {
   MotionModule(spvtools::opt::IRContext& context, std::unique_ptr<UniformityInfo> uniformity,
                const std::string& path)
       : info(std::move(uniformity)),
-        lint(context, *info, path),
-        keys(context, lint.index),
-        dependence(context, lint.calls, lint.blocks) {}
+        diag(context, *info, path),
+        keys(context, diag.index),
+        dependence(context, diag.calls, diag.blocks) {}
 
   std::unique_ptr<UniformityInfo> info;
-  lint::LintContext lint;
+  diagnostics::DiagnosticContext diag;
   StructuralKeys keys;
   ControlDependence dependence;
 };

@@ -14,11 +14,6 @@ namespace {
 
 using nlohmann::json;
 
-constexpr const char* kClassNames[kDescriptorClassCount] = {
-    "uniform-buffer",       "storage-buffer",       "sampled-image",    "storage-image",
-    "uniform-texel-buffer", "storage-texel-buffer", "input-attachment", "acceleration-structure",
-};
-
 // The Vulkan feature names of a class: "shader<Name>ArrayDynamicIndexing",
 // "shader<Name>ArrayNonUniformIndexing". Acceleration structures have no
 // such features: descriptor indexing covers them through
@@ -107,15 +102,6 @@ Expected<DeviceProfile> FromProfileFile(const json& root, const std::string& pat
 }
 
 }  // namespace
-
-const char* DescriptorClassName(DescriptorClass c) { return kClassNames[Bit(c)]; }
-
-std::optional<DescriptorClass> DescriptorClassFromName(const std::string& name) {
-  for (size_t c = 0; c < kDescriptorClassCount; ++c) {
-    if (name == kClassNames[c]) return static_cast<DescriptorClass>(c);
-  }
-  return std::nullopt;
-}
 
 const char* ArrayIndexingName(ArrayIndexing indexing) {
   switch (indexing) {

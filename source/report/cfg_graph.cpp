@@ -11,9 +11,9 @@
 
 #include "analysis/ir_tables.h"
 #include "analysis/module_index.h"
-#include "lint/disassembly.h"
-#include "lint/names.h"
-#include "lint/source_files.h"
+#include "diagnostics/disassembly.h"
+#include "diagnostics/names.h"
+#include "diagnostics/source_files.h"
 #include "source/opt/ir_context.h"
 #include "spirv_conv/cfg_dot.h"
 
@@ -25,14 +25,11 @@ using spvtools::opt::Function;
 using spvtools::opt::Instruction;
 using spvtools::opt::IRContext;
 
-bool Matches(IRContext& context, const lint::Names& names, const Function& function,
-             const std::string& wanted) {
+bool Matches(IRContext& context, const Function& function, const std::string& wanted) {
   const uint32_t id = function.result_id();
-  if (wanted.empty() || wanted == "%" + std::to_string(id) || wanted == names.Name(id)) {
-    return true;
-  }
+  if (diagnostics::SelectsFunction(wanted, id, "")) return true;
   for (const auto& [target, name] : context.GetNames(id)) {
-    if (name->GetInOperand(1).AsString() == wanted) return true;
+    if (diagnostics::SelectsFunction(wanted, id, name->GetInOperand(1).AsString())) return true;
   }
   return false;
 }
@@ -99,11 +96,11 @@ std::vector<CfgEdge> EdgesOf(IRContext& context, const BasicBlock& block) {
 
 // The source lines of |block|'s instructions, in the file its first line
 // instruction names.
-void SetLineRange(const BasicBlock& block, const lint::SourceFiles& sources, CfgBlock* out) {
+void SetLineRange(const BasicBlock& block, const diagnostics::SourceFiles& sources, CfgBlock* out) {
   std::optional<std::string> file;
   for (auto inst = block.cbegin(); inst != block.cend(); ++inst) {
     for (const Instruction& line_inst : inst->dbg_line_insts()) {
-      std::optional<lint::SourcePosition> position = sources.PositionOf(line_inst);
+      std::optional<diagnostics::SourcePosition> position = sources.PositionOf(line_inst);
       if (!position || position->line == 0) continue;
       if (!file) file = position->file;
       if (position->file != *file) continue;
@@ -114,8 +111,8 @@ void SetLineRange(const BasicBlock& block, const lint::SourceFiles& sources, Cfg
   }
 }
 
-CfgBlock BuildBlock(IRContext& context, const UniformityInfo& info, const lint::Names& names,
-                    const lint::SourceFiles& sources, const BasicBlock& block) {
+CfgBlock BuildBlock(IRContext& context, const UniformityInfo& info, const diagnostics::Names& names,
+                    const diagnostics::SourceFiles& sources, const BasicBlock& block) {
   CfgBlock out;
   out.label = block.id();
   out.name = names.Block(block.id());
@@ -133,14 +130,14 @@ Expected<CfgGraph> BuildCfgGraph(IRContext& context, const UniformityInfo& info,
                                  const std::string& function) {
   const analysis::ModuleIndex index(&context);
   const analysis::BlockTable blocks(context, index);
-  const lint::Disassembly disassembly(context, index);
-  const lint::Names names(context, index, disassembly);
-  const lint::SourceFiles sources(context, index, blocks, "");
+  const diagnostics::Disassembly disassembly(context, index);
+  const diagnostics::Names names(context, index, disassembly);
+  const diagnostics::SourceFiles sources(context, index, blocks, "");
   CfgGraph graph;
   // Where a finding's location (function name, block name) points.
   std::map<std::pair<std::string, std::string>, std::pair<size_t, size_t>> block_at;
   for (Function& f : *context.module()) {
-    if (!Matches(context, names, f, function)) continue;
+    if (!Matches(context, f, function)) continue;
     CfgFunction out;
     out.id = f.result_id();
     out.name = names.Name(f.result_id());

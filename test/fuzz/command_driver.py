@@ -7,7 +7,8 @@
   command_driver.py --spirv-conv BIN [--spirv-opt BIN] [--spirv-val BIN]
                     --work-dir DIR [--jobs N] [--timeout SECONDS]
                     [--report FILE.json] [--generate COUNT --first-seed S]
-                    [--keep] [INPUT...]    (a folder INPUT: its files)
+                    [--keep] [--digest FILE.json] [--compare-digest BASE.json]
+                    [INPUT...]    (a folder INPUT: its files)
 
 Inputs are GLSL sources, .spv or .spvasm files; with --generate, also COUNT
 programs of glsl_gen.py from seed S on. Each input becomes up to three
@@ -49,6 +50,13 @@ Summary: .inputs, .modules (variants checked), .commands (tool runs checked),
 'signal N' --, problem, stderr: its last lines), .skipped (dicts: input,
 variant, reason), .exit_counts ({command: {exit: count}}), .passed, .failed
 (inputs), .seconds.
+
+--digest writes a SHA-256 of every spirv-conv run (exit code, stdout,
+stderr, and the file it wrote with -o; work-folder paths replaced by a
+placeholder) keyed by input, variant and command line; --compare-digest
+compares those of this run with a saved file and counts every difference as a
+failure. A refactoring that must not change behaviour (issue 40) is checked
+by a digest before it and a comparison after (docs/fuzzing.md).
 
 Exit: 0 no failure, 1 failures, 2 usage or tool error.
 """
@@ -230,6 +238,7 @@ class InputResult:
     failures: List[dict] = dataclasses.field(default_factory=list)
     skipped: List[dict] = dataclasses.field(default_factory=list)
     exits: List[tuple] = dataclasses.field(default_factory=list)   # (command, exit)
+    digests: Dict[str, str] = dataclasses.field(default_factory=dict)
 
 
 @dataclasses.dataclass
@@ -243,9 +252,11 @@ class Summary:
     skipped: List[dict] = dataclasses.field(default_factory=list)
     exit_counts: Dict[str, Dict[str, int]] = dataclasses.field(default_factory=dict)
     seconds: float = 0.0
+    digests: Dict[str, str] = dataclasses.field(default_factory=dict)
 
     def add(self, result):
         self.inputs += 1
+        self.digests.update(result.digests)
         self.modules += result.modules
         self.commands += result.commands
         self.failures += result.failures
@@ -350,6 +361,8 @@ class InputCheck:
         """Runs a command and records its exit under |label|. A failure (and
         None) when the exit is not in |allowed| or a sanitizer spoke; else a Ran."""
         code, out, err = run_tool(args, self.tools.timeout)
+        if args and args[0] == self.tools.spirv_conv:
+            self.record_digest(args, code, out, err)
         self.result.commands += 1
         self.result.exits.append((label, exit_text(code)))
         if SANITIZER.search(err):
@@ -360,6 +373,24 @@ class InputCheck:
                       % (exit_text(code), sorted(allowed)), err)
             return None
         return Ran(code, out, err, args)
+
+    def record_digest(self, args, code, out, err):
+        """The run's SHA-256 under its input, variant and command line, with
+        this input's folder and path replaced so that runs compare."""
+        def normal(text):
+            return text.replace(self.dir, "<dir>").replace(self.path, "<input>")
+        sha = hashlib.sha256()
+        for part in (str(code), normal(out), normal(err)):
+            sha.update(part.encode("utf-8", "replace") + b"\0")
+        if "-o" in args and args.index("-o") + 1 < len(args):
+            written = args[args.index("-o") + 1]
+            if os.path.isfile(written):
+                with open(written, "rb") as f:
+                    sha.update(f.read().replace(self.dir.encode(), b"<dir>")
+                               .replace(self.path.encode(), b"<input>"))
+        key = "%s|%s|%s" % (os.path.basename(self.path), self.variant,
+                            normal(quote(args[1:])))
+        self.result.digests[key] = sha.hexdigest()
 
     def conv(self, command, args, options=(), allowed=None):
         """`spirv-conv COMMAND ARGS OPTIONS`, checked against ALLOWED_EXITS;
@@ -622,6 +653,21 @@ def print_summary(summary, out=sys.stdout):
     print("%d passed, %d failed" % (summary.passed, summary.failed), file=out)
 
 
+def compare_digests(summary, base_path):
+    """Adds a failure for every run of |summary| whose digest differs from,
+    or is missing in, the digests saved at |base_path|, and for every saved
+    run this one did not make."""
+    with open(base_path) as f:
+        base = json.load(f)
+    for key in sorted(set(base) | set(summary.digests)):
+        if base.get(key) != summary.digests.get(key):
+            problem = ("output differs from " + base_path if key in base and key in summary.digests
+                       else "run only in " + (base_path if key in base else "this run"))
+            name, variant, command = key.split("|", 2)
+            summary.failures.append({"input": name, "variant": variant, "command": command,
+                                     "exit": "-", "problem": problem, "stderr": ""})
+
+
 def expand_folders(paths):
     """|paths| with each folder replaced by its files in name order (a
     regression corpus such as test/fuzz/regressions/)."""
@@ -650,6 +696,10 @@ def main(argv=None):
                     help="also check COUNT programs of glsl_gen.py")
     ap.add_argument("--first-seed", type=int, default=1)
     ap.add_argument("--keep", action="store_true", help="keep the files of inputs that pass")
+    ap.add_argument("--digest", metavar="FILE.json",
+                    help="write a SHA-256 of every spirv-conv run here")
+    ap.add_argument("--compare-digest", metavar="BASE.json",
+                    help="fail on every run whose SHA-256 differs from BASE's")
     args = ap.parse_args(argv)
     for name, tool in (("--spirv-conv", args.spirv_conv), ("--spirv-opt", args.spirv_opt),
                        ("--spirv-val", args.spirv_val)):
@@ -670,7 +720,12 @@ def main(argv=None):
     summary = run_inputs(inputs, args.spirv_conv, args.work_dir, jobs=args.jobs,
                          timeout=args.timeout, spirv_opt=args.spirv_opt, spirv_val=args.spirv_val,
                          keep=args.keep, progress=True)
+    if args.compare_digest:
+        compare_digests(summary, args.compare_digest)
     print_summary(summary)
+    if args.digest:
+        with open(args.digest, "w") as f:
+            json.dump(summary.digests, f, indent=0, sort_keys=True)
     if args.report:
         with open(args.report, "w") as f:
             json.dump(summary.to_json(), f, indent=1)

@@ -8,7 +8,6 @@
 
 #include "commands.h"
 #include "common.h"
-#include "source/opt/ir_context.h"
 #include "spirv_conv/cfg_dot.h"
 #include "spirv_conv/emit.h"
 #include "spirv_conv/ir.h"
@@ -41,10 +40,10 @@ Command AddCfgCommand(CLI::App& app) {
   AddAnalysisFlags(command, &flags->analysis);
 
   return [flags]() {
-    Expected<LoadedModule> module = LoadForAnalysis(flags->file, flags->analysis);
+    Expected<Module> module = LoadForAnalysis(flags->file, flags->analysis);
     if (!module) return Report(module.error());
-    const SpirvBinary& binary = module->binary;
-    spvtools::opt::IRContext& context = *module->context;
+    const SpirvBinary& binary = module->binary();
+    spvtools::opt::IRContext& context = module->ir();
     LintOptions lint;
     lint.uniformity = flags->analysis.Uniformity();
     lint.input_path = flags->file;

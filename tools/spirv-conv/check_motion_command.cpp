@@ -10,7 +10,6 @@
 
 #include "commands.h"
 #include "common.h"
-#include "source/opt/ir_context.h"
 #include "spirv_conv/emit.h"
 #include "spirv_conv/motion.h"
 #include "spirv_conv/report.h"
@@ -54,16 +53,15 @@ Command AddCheckMotionCommand(CLI::App& app) {
   AddAnalysisFlags(command, &flags->analysis);
 
   return [flags]() {
-    Expected<LoadedModule> before = LoadForAnalysis(flags->before, flags->analysis);
+    Expected<Module> before = LoadForAnalysis(flags->before, flags->analysis);
     if (!before) return Report(before.error());
-    Expected<LoadedModule> after = LoadForAnalysis(flags->after, flags->analysis);
+    Expected<Module> after = LoadForAnalysis(flags->after, flags->analysis);
     if (!after) return Report(after.error());
     MotionOptions options;
     options.uniformity = flags->analysis.Uniformity();
     options.before_path = flags->before;
     options.after_path = flags->after;
-    Expected<std::vector<Finding>> findings =
-        CheckMotion(*before->context, *after->context, options);
+    Expected<std::vector<Finding>> findings = CheckMotion(before->ir(), after->ir(), options);
     if (!findings) return Report(findings.error());
     const bool clean = findings->empty();
     const std::vector<FileFindings> files = {{flags->after, std::move(*findings), std::nullopt}};

@@ -6,8 +6,6 @@
 #include <algorithm>
 #include <iostream>
 
-#include "source/opt/ir_context.h"
-#include "spirv_conv/ir.h"
 #include "spirv_conv/target_env.h"
 
 namespace spirv_conv {
@@ -116,20 +114,19 @@ CLI::Option* AddConcurrentWritesFlag(CLI::App* command, bool* no_concurrent_writ
                            "when the address and every value the shader stores there are");
 }
 
-Expected<LoadedModule> LoadForAnalysis(const std::string& file, const AnalysisFlags& flags) {
+ModuleOptions AnalysisFlags::ToModuleOptions(const LoadOptions& load) const {
+  ModuleOptions options;
+  options.load = load;
+  options.validator = input.validator;
+  options.skip_validation = skip_validation;
+  options.ir = IrLoad::kAnalysis;
+  return options;
+}
+
+Expected<Module> LoadForAnalysis(const std::string& file, const AnalysisFlags& flags) {
   Expected<LoadOptions> options = ToLoadOptions(flags.input);
   if (!options) return options.error();
-  Expected<SpirvBinary> binary = LoadSpirv(file, *options);
-  if (!binary) return binary.error();
-  if (!flags.skip_validation) {
-    Status valid = ValidateSpirv(binary->words, binary->target_env, flags.input.validator,
-                                 binary->name, ExitCode::kBadInput);
-    if (!valid) return valid.error();
-  }
-  Expected<std::unique_ptr<spvtools::opt::IRContext>> context =
-      BuildIrContext(*binary, IrLoad::kAnalysis);
-  if (!context) return context.error();
-  return LoadedModule{std::move(binary.value()), std::move(context.value())};
+  return LoadModule(file, flags.ToModuleOptions(*options));
 }
 
 int Report(const Error& error) {

@@ -12,15 +12,10 @@
 
 #include "CLI/CLI.hpp"
 #include "spirv_conv/load.h"
+#include "spirv_conv/module.h"
 #include "spirv_conv/status.h"
 #include "spirv_conv/uniformity.h"
 #include "spirv_conv/validate.h"
-
-namespace spvtools {
-namespace opt {
-class IRContext;
-}  // namespace opt
-}  // namespace spvtools
 
 namespace spirv_conv {
 namespace cli {
@@ -58,6 +53,8 @@ struct AnalysisFlags {
   bool skip_validation = false;
   bool no_concurrent_writes = false;
   UniformityOptions Uniformity() const;
+  // How LoadModule reads an input for analysis, with |load| from the input flags.
+  ModuleOptions ToModuleOptions(const LoadOptions& load) const;
 };
 
 void AddAnalysisFlags(CLI::App* command, AnalysisFlags* flags);
@@ -65,13 +62,8 @@ void AddAnalysisFlags(CLI::App* command, AnalysisFlags* flags);
 // Adds --assume-no-concurrent-writes (UniformityOptions::assume_no_concurrent_writes).
 CLI::Option* AddConcurrentWritesFlag(CLI::App* command, bool* no_concurrent_writes);
 
-struct LoadedModule {
-  SpirvBinary binary;
-  std::unique_ptr<spvtools::opt::IRContext> context;
-};
-
-// Loads |file|, validates it unless --skip-validation, and builds the IR.
-Expected<LoadedModule> LoadForAnalysis(const std::string& file, const AnalysisFlags& flags);
+// LoadModule with the analysis flags (ToLoadOptions, AnalysisFlags::ToModuleOptions).
+Expected<Module> LoadForAnalysis(const std::string& file, const AnalysisFlags& flags);
 
 int Report(const Error& error);
 

@@ -80,9 +80,7 @@ Command AddLintCommand(CLI::App& app) {
       if (!parsed) return Report(parsed.error());
     }
     LintInputOptions input;
-    input.load = *load;
-    input.validator = flags->analysis.input.validator;
-    input.skip_validation = flags->analysis.skip_validation;
+    input.module = flags->analysis.ToModuleOptions(*load);
     input.glsl_files_without_stage = !flags->analysis.input.stage.empty();
 
     int exit_code = 0;

@@ -15,6 +15,7 @@
 #include "optimizer_log.h"
 #include "spirv_conv/device_profile.h"
 #include "spirv_conv/emit.h"
+#include "spirv_conv/pass_report.h"
 #include "spirv_conv/pipeline.h"
 #include "spirv_conv/report.h"
 #include "spirv_conv/target_env.h"

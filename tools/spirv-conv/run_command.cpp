@@ -9,7 +9,6 @@
 
 #include "commands.h"
 #include "common.h"
-#include "source/opt/ir_context.h"
 #include "spirv_conv/emit.h"
 #include "spirv_conv/sim.h"
 
@@ -122,10 +121,10 @@ int Execute(const RunFlags& flags) {
     pc.bytes = std::move(*bytes);
     inputs.push_back(std::move(pc));
   }
-  Expected<LoadedModule> module = LoadForAnalysis(file, flags.analysis);
+  Expected<Module> module = LoadForAnalysis(file, flags.analysis);
   if (!module) return Report(module.error());
   Expected<std::shared_ptr<const sim::Program>> program =
-      sim::Compile(*module->context, entry, module->binary.name);
+      sim::Compile(module->ir(), entry, module->name());
   if (!program) return Report(program.error());
   Expected<sim::RunResult> result = sim::Run(**program, inputs, options);
   if (!result) return Report(result.error());

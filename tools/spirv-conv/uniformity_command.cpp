@@ -8,11 +8,10 @@
 
 #include "commands.h"
 #include "common.h"
-#include "source/opt/ir_context.h"
 #include "spirv_conv/emit.h"
 #include "spirv_conv/ir.h"
 #include "spirv_conv/uniformity.h"
-#include "uniformity_report.h"
+#include "spirv_conv/uniformity_report.h"
 
 namespace spirv_conv {
 namespace cli {
@@ -38,10 +37,10 @@ Command AddUniformityCommand(CLI::App& app) {
   AddAnalysisFlags(command, &flags->analysis);
 
   return [flags]() {
-    Expected<LoadedModule> module = LoadForAnalysis(flags->file, flags->analysis);
+    Expected<Module> module = LoadForAnalysis(flags->file, flags->analysis);
     if (!module) return Report(module.error());
-    const SpirvBinary& binary = module->binary;
-    spvtools::opt::IRContext& context = *module->context;
+    const SpirvBinary& binary = module->binary();
+    spvtools::opt::IRContext& context = module->ir();
     if (!HasFunction(context, flags->function)) {
       return Report(MakeError(ExitCode::kBadInput, binary.name,
                               "no function named '" + flags->function + "'"));

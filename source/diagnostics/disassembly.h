@@ -6,8 +6,8 @@
 // finding is disassembled (Instruction::PrettyPrint serializes the whole
 // module on every call, which is quadratic over a report).
 
-#ifndef SOURCE_LINT_DISASSEMBLY_H_
-#define SOURCE_LINT_DISASSEMBLY_H_
+#ifndef SOURCE_DIAGNOSTICS_DISASSEMBLY_H_
+#define SOURCE_DIAGNOSTICS_DISASSEMBLY_H_
 
 #include <cstdint>
 #include <memory>
@@ -17,7 +17,7 @@
 #include "source/opt/ir_context.h"
 
 namespace spirv_conv {
-namespace lint {
+namespace diagnostics {
 
 class Disassembly {
  public:
@@ -38,7 +38,7 @@ class Disassembly {
   mutable std::unique_ptr<Mapper> mapper_;  // built on first use
 };
 
-}  // namespace lint
+}  // namespace diagnostics
 }  // namespace spirv_conv
 
-#endif  // SOURCE_LINT_DISASSEMBLY_H_
+#endif  // SOURCE_DIAGNOSTICS_DISASSEMBLY_H_

@@ -5,19 +5,32 @@
 // (glslang's "helper(f1;" becomes "helper"), the variable a load reads, and
 // SPIR-V's friendly %names for everything else.
 
-#ifndef SOURCE_LINT_NAMES_H_
-#define SOURCE_LINT_NAMES_H_
+#ifndef SOURCE_DIAGNOSTICS_NAMES_H_
+#define SOURCE_DIAGNOSTICS_NAMES_H_
 
 #include <cstdint>
 #include <string>
 #include <unordered_map>
 
 #include "analysis/module_index.h"
-#include "lint/disassembly.h"
+#include "diagnostics/disassembly.h"
 #include "source/opt/ir_context.h"
+#include "spirv_conv/uniformity.h"
 
 namespace spirv_conv {
-namespace lint {
+namespace diagnostics {
+
+// "quad", "subgroup", "workgroup": the scope a required level names.
+const char* ScopeWord(Uniformity required);
+
+// "OpDPdx".
+std::string OpcodeName(const spvtools::opt::Instruction& inst);
+
+// Whether a --function argument |wanted| selects function |function| whose
+// OpName is |op_name| ("" if none): empty selects every function; else
+// "%<id>", or the OpName as written or without glslang's signature suffix
+// ("helper" and "helper(f1;" both select glslang's helper(f1;).
+bool SelectsFunction(const std::string& wanted, uint32_t function, const std::string& op_name);
 
 class Names {
  public:
@@ -48,7 +61,7 @@ class Names {
   std::unordered_map<uint32_t, std::string> names_;
 };
 
-}  // namespace lint
+}  // namespace diagnostics
 }  // namespace spirv_conv
 
-#endif  // SOURCE_LINT_NAMES_H_
+#endif  // SOURCE_DIAGNOSTICS_NAMES_H_

@@ -1,7 +1,7 @@
 // Copyright (c) 2026 The spirv-conv authors
 // SPDX-License-Identifier: Apache-2.0
 
-#include "uniformity_report.h"
+#include "spirv_conv/uniformity_report.h"
 
 #include <optional>
 #include <set>
@@ -11,13 +11,13 @@
 
 #include "analysis/convergence_classes.h"
 #include "analysis/module_index.h"
-#include "lint/disassembly.h"
-#include "lint/source_files.h"
+#include "diagnostics/disassembly.h"
+#include "diagnostics/names.h"
+#include "diagnostics/source_files.h"
 #include "nlohmann/json.hpp"
 #include "source/opcode.h"
 
 namespace spirv_conv {
-namespace cli {
 namespace {
 
 using spvtools::opt::Function;
@@ -36,10 +36,9 @@ std::unordered_map<uint32_t, std::string> Names(IRContext& context) {
 
 bool Matches(const Function& function, const std::unordered_map<uint32_t, std::string>& names,
              const std::string& wanted) {
-  if (wanted.empty()) return true;
-  if (wanted == "%" + std::to_string(function.result_id())) return true;
   auto it = names.find(function.result_id());
-  return it != names.end() && it->second == wanted;
+  return diagnostics::SelectsFunction(wanted, function.result_id(),
+                                      it == names.end() ? std::string() : it->second);
 }
 
 std::set<uint32_t> EntryPoints(IRContext& context) {
@@ -94,7 +93,7 @@ std::string UniformityText(IRContext& context, const UniformityInfo& info,
   // spirv-dis' text with friendly names, names computed once (PrettyPrint
   // serializes the whole module on every call: quadratic over a report).
   const analysis::ModuleIndex index(&context);
-  const lint::Disassembly disassembly(context, index);
+  const diagnostics::Disassembly disassembly(context, index);
   std::ostringstream out;
   for (Function& function : *context.module()) {
     if (!Matches(function, names, function_name)) continue;
@@ -162,10 +161,10 @@ std::string UniformityJson(IRContext& context, const UniformityInfo& info,
   using nlohmann::json;
   const auto names = Names(context);
   const std::set<uint32_t> entries = EntryPoints(context);
-  const lint::SourceFiles sources(context, file);
+  const diagnostics::SourceFiles sources(context, file);
   // The source line a line instruction names, if any.
   auto line_of = [&](const Instruction& line_inst) -> std::optional<uint32_t> {
-    std::optional<lint::SourcePosition> position = sources.PositionOf(line_inst);
+    std::optional<diagnostics::SourcePosition> position = sources.PositionOf(line_inst);
     if (!position) return std::nullopt;
     return position->line;
   };
@@ -242,5 +241,4 @@ std::string UniformityJson(IRContext& context, const UniformityInfo& info,
   return report.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
-}  // namespace cli
 }  // namespace spirv_conv

@@ -1,7 +1,7 @@
 // Copyright (c) 2026 The spirv-conv authors
 // SPDX-License-Identifier: Apache-2.0
 
-#include "lint/source_files.h"
+#include "diagnostics/source_files.h"
 
 #include <filesystem>
 #include <fstream>
@@ -10,7 +10,7 @@
 #include <system_error>
 
 namespace spirv_conv {
-namespace lint {
+namespace diagnostics {
 
 using spvtools::opt::Instruction;
 
@@ -181,5 +181,5 @@ std::string SourceFiles::Line(const std::string& file, uint32_t line) const {
   return (*lines)[line - 1];
 }
 
-}  // namespace lint
+}  // namespace diagnostics
 }  // namespace spirv_conv

@@ -1,10 +1,10 @@
 // Copyright (c) 2026 The spirv-conv authors
 // SPDX-License-Identifier: Apache-2.0
 
-#include "lint/locator.h"
+#include "diagnostics/locator.h"
 
 namespace spirv_conv {
-namespace lint {
+namespace diagnostics {
 
 using spvtools::opt::Instruction;
 
@@ -50,5 +50,5 @@ Location Locator::AtBlock(uint32_t label) const {
   return At(*block->ctail());
 }
 
-}  // namespace lint
+}  // namespace diagnostics
 }  // namespace spirv_conv

@@ -4,19 +4,25 @@
 // The reports of `spirv-conv uniformity`: text modelled on LLVM's
 // print<uniformity>, and JSON (docs/json.md).
 
-#ifndef TOOLS_SPIRV_CONV_UNIFORMITY_REPORT_H_
-#define TOOLS_SPIRV_CONV_UNIFORMITY_REPORT_H_
+#ifndef INCLUDE_SPIRV_CONV_UNIFORMITY_REPORT_H_
+#define INCLUDE_SPIRV_CONV_UNIFORMITY_REPORT_H_
 
 #include <string>
 
-#include "source/opt/ir_context.h"
 #include "spirv_conv/uniformity.h"
 
-namespace spirv_conv {
-namespace cli {
+namespace spvtools {
+namespace opt {
+class IRContext;
+}  // namespace opt
+}  // namespace spvtools
 
-// |function_name| restricts the report to functions with that OpName (or
-// "%<id>"); empty means all. |file| is the input's display name.
+namespace spirv_conv {
+
+// |function_name| restricts the report to the functions it names
+// (diagnostics' FunctionMatches: an OpName with or without glslang's
+// signature suffix, or "%<id>"); empty means all. |file| is the input's
+// display name.
 std::string UniformityText(spvtools::opt::IRContext& context, const UniformityInfo& info,
                            const std::string& function_name);
 std::string UniformityJson(spvtools::opt::IRContext& context, const UniformityInfo& info,
@@ -25,7 +31,6 @@ std::string UniformityJson(spvtools::opt::IRContext& context, const UniformityIn
 // True if some function matches |function_name| (always true when empty).
 bool HasFunction(spvtools::opt::IRContext& context, const std::string& function_name);
 
-}  // namespace cli
 }  // namespace spirv_conv
 
-#endif  // TOOLS_SPIRV_CONV_UNIFORMITY_REPORT_H_
+#endif  // INCLUDE_SPIRV_CONV_UNIFORMITY_REPORT_H_

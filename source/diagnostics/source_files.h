@@ -6,8 +6,8 @@
 // and the source text behind them, from the module (OpSource/DebugSource
 // text) or from the file on disk.
 
-#ifndef SOURCE_LINT_SOURCE_FILES_H_
-#define SOURCE_LINT_SOURCE_FILES_H_
+#ifndef SOURCE_DIAGNOSTICS_SOURCE_FILES_H_
+#define SOURCE_DIAGNOSTICS_SOURCE_FILES_H_
 
 #include <cstdint>
 #include <map>
@@ -22,7 +22,7 @@
 #include "source/opt/ir_context.h"
 
 namespace spirv_conv {
-namespace lint {
+namespace diagnostics {
 
 struct SourcePosition {
   std::string file;  // empty when the line instruction names none
@@ -70,7 +70,7 @@ class SourceFiles {
   mutable std::map<std::string, std::vector<std::string>> texts_;
 };
 
-}  // namespace lint
+}  // namespace diagnostics
 }  // namespace spirv_conv
 
-#endif  // SOURCE_LINT_SOURCE_FILES_H_
+#endif  // SOURCE_DIAGNOSTICS_SOURCE_FILES_H_

@@ -5,21 +5,21 @@
 // and line text when the module has debug info, and always the function,
 // block and disassembled instruction.
 
-#ifndef SOURCE_LINT_LOCATOR_H_
-#define SOURCE_LINT_LOCATOR_H_
+#ifndef SOURCE_DIAGNOSTICS_LOCATOR_H_
+#define SOURCE_DIAGNOSTICS_LOCATOR_H_
 
 #include <cstdint>
 #include <unordered_map>
 
 #include "analysis/ir_tables.h"
-#include "lint/disassembly.h"
-#include "lint/names.h"
-#include "lint/source_files.h"
+#include "diagnostics/disassembly.h"
+#include "diagnostics/names.h"
+#include "diagnostics/source_files.h"
 #include "source/opt/ir_context.h"
-#include "spirv_conv/lint.h"
+#include "spirv_conv/diagnostic.h"
 
 namespace spirv_conv {
-namespace lint {
+namespace diagnostics {
 
 class Locator {
  public:
@@ -40,7 +40,7 @@ class Locator {
   std::unordered_map<uint32_t, uint32_t> function_of_parameter_;
 };
 
-}  // namespace lint
+}  // namespace diagnostics
 }  // namespace spirv_conv
 
-#endif  // SOURCE_LINT_LOCATOR_H_
+#endif  // SOURCE_DIAGNOSTICS_LOCATOR_H_

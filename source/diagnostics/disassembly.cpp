@@ -1,7 +1,7 @@
 // Copyright (c) 2026 The spirv-conv authors
 // SPDX-License-Identifier: Apache-2.0
 
-#include "lint/disassembly.h"
+#include "diagnostics/disassembly.h"
 
 #include <cctype>
 #include <sstream>
@@ -15,7 +15,7 @@
 #include "source/opt/module.h"
 
 namespace spirv_conv {
-namespace lint {
+namespace diagnostics {
 
 using spvtools::opt::Instruction;
 
@@ -183,5 +183,5 @@ std::string Disassembly::Text(const Instruction& inst) const {
   return mapper().Print(parsed, context_.grammar());
 }
 
-}  // namespace lint
+}  // namespace diagnostics
 }  // namespace spirv_conv

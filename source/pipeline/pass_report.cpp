@@ -4,11 +4,12 @@
 // The JSON of `spirv-conv opt --report` (docs/passes.md#report). Field names
 // are a contract: add, never rename.
 
+#include "spirv_conv/pass_report.h"
+
 #include <utility>
 
 #include "nlohmann/json.hpp"
 #include "report/finding_json.h"
-#include "spirv_conv/report.h"
 #include "spirv_conv/version.h"
 
 namespace spirv_conv {

@@ -1,10 +1,35 @@
 // Copyright (c) 2026 The spirv-conv authors
 // SPDX-License-Identifier: Apache-2.0
 
-#include "lint/names.h"
+#include "diagnostics/names.h"
+
+#include "source/opcode.h"
 
 namespace spirv_conv {
-namespace lint {
+namespace diagnostics {
+
+const char* ScopeWord(Uniformity required) {
+  switch (required) {
+    case Uniformity::kQuad:
+      return "quad";
+    case Uniformity::kSubgroup:
+      return "subgroup";
+    default:
+      return "workgroup";
+  }
+}
+
+std::string OpcodeName(const spvtools::opt::Instruction& inst) {
+  return std::string("Op") + spvOpcodeString(inst.opcode());
+}
+
+bool SelectsFunction(const std::string& wanted, uint32_t function, const std::string& op_name) {
+  if (wanted.empty() || wanted == "%" + std::to_string(function) || wanted == op_name) return true;
+  // glslang names functions by their signature: "helper(f1;".
+  const size_t paren = op_name.find('(');
+  return paren != std::string::npos && paren > 0 && op_name.compare(0, paren, wanted) == 0 &&
+         wanted.size() == paren;
+}
 
 using spvtools::opt::Instruction;
 
@@ -77,5 +102,5 @@ std::string Names::Describe(uint32_t id) const {
   return IdName(id);
 }
 
-}  // namespace lint
+}  // namespace diagnostics
 }  // namespace spirv_conv
