@@ -96,7 +96,8 @@ class DescriptorSwitchPass : public NonUniformPass {
 };
 
 // The pass called |name| ("fix-nonuniform", "strip-nonuniform", "waterfall",
-// "descriptor-switch"), or null.
+// "descriptor-switch"; the NonUniform rows of spirv_conv/pass_registry.h),
+// or null.
 std::unique_ptr<NonUniformPass> CreateNonUniformPass(const std::string& name,
                                                      const NonUniformPassOptions& options);
 // Tokens for spvtools::Optimizer::RegisterPass.

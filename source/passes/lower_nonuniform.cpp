@@ -1,7 +1,7 @@
 // Copyright (c) 2026 The spirv-conv authors
 // SPDX-License-Identifier: Apache-2.0
 //
-// The pass registry of the NonUniform passes, and the lowering per device.
+// The NonUniform passes' tokens, and the lowering per device.
 
 #include <memory>
 #include <string>
@@ -11,15 +11,6 @@
 #include "spirv_conv/nonuniform_passes.h"
 
 namespace spirv_conv {
-
-std::unique_ptr<NonUniformPass> CreateNonUniformPass(const std::string& name,
-                                                     const NonUniformPassOptions& options) {
-  if (name == "fix-nonuniform") return std::make_unique<FixNonUniformPass>(options);
-  if (name == "strip-nonuniform") return std::make_unique<StripNonUniformPass>(options);
-  if (name == "waterfall") return std::make_unique<WaterfallPass>(options);
-  if (name == "descriptor-switch") return std::make_unique<DescriptorSwitchPass>(options);
-  return nullptr;
-}
 
 spvtools::Optimizer::PassToken CreateFixNonUniformPassToken(const NonUniformPassOptions& options) {
   return spvtools::Optimizer::PassToken(std::make_unique<FixNonUniformPass>(options));

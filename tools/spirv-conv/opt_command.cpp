@@ -15,6 +15,7 @@
 #include "optimizer_log.h"
 #include "spirv_conv/device_profile.h"
 #include "spirv_conv/emit.h"
+#include "spirv_conv/pass_registry.h"
 #include "spirv_conv/pass_report.h"
 #include "spirv_conv/pipeline.h"
 #include "spirv_conv/report.h"
@@ -25,6 +26,11 @@ namespace cli {
 namespace {
 
 namespace fs = std::filesystem;
+
+// The order the NonUniform passes run in, whatever the order of their flags
+// (docs/passes.md), after the passes --lower-nonuniform chooses.
+constexpr const char* kNonUniformOrder[] = {"descriptor-switch", "waterfall", "fix-nonuniform",
+                                            "strip-nonuniform"};
 
 // Where the result for |input| goes: |output| itself for one input, else a
 // file named after the input inside the directory |output|.
@@ -55,10 +61,7 @@ Command AddOptCommand(CLI::App& app) {
     bool skip_validation = false;
     int verbose = 0;
     bool no_concurrent_writes = false;
-    bool fix_nonuniform = false;
-    bool strip_nonuniform = false;
-    bool waterfall = false;
-    bool descriptor_switch = false;
+    std::map<std::string, bool> nonuniform;  // pass name -> its flag was given
     bool lower_nonuniform = false;
     std::string device;
     std::string report;
@@ -90,19 +93,9 @@ Command AddOptCommand(CLI::App& app) {
 
   // Control flow (docs/structurize.md): first of all.
   const char* kControlFlow = "Control flow (docs/structurize.md)";
-  command
-      ->add_flag("--structurize", flags->structurize,
-                 "Rebuild arbitrary control flow (missing or wrong merge instructions, "
-                 "multi-level breaks, multi-exit loops, irreducible cycles) as structured "
-                 "constructs; input may break spirv-val's structured control-flow rules")
+  command->add_flag("--structurize", flags->structurize, FindPass("structurize")->summary)
       ->group(kControlFlow);
-  command
-      ->add_flag("--reconverge", flags->reconverge,
-                 "Predicated reconvergence, then --structurize: returns in divergent control flow "
-                 "share one exit block, and code that the exits and joins of divergent branches "
-                 "share runs once, with all the invocations that reach it; only in functions "
-                 "where its cost model expects that to lower the instructions a subgroup "
-                 "issues (-v counts the decisions, --report shows the estimates)")
+  command->add_flag("--reconverge", flags->reconverge, FindPass("reconverge")->summary)
       ->group(kControlFlow);
   command
       ->add_flag("--reconverge-everywhere", flags->reconverge_everywhere,
@@ -134,29 +127,14 @@ Command AddOptCommand(CLI::App& app) {
                  "(faster; a pass that crashes then ends spirv-conv)")
       ->group(kOptimizer);
 
-  // The NonUniform passes (docs/passes.md). They run in a fixed order:
-  // --lower-nonuniform's, --descriptor-switch, --waterfall, --fix-nonuniform,
-  // --strip-nonuniform.
+  // The NonUniform passes (docs/passes.md), from the pass registry; they run
+  // in kNonUniformOrder.
   const char* kPasses = "NonUniform passes (docs/passes.md)";
-  command
-      ->add_flag("--fix-nonuniform", flags->fix_nonuniform,
-                 "Decorate NonUniform every descriptor access whose index is not subgroup-uniform "
-                 "(and the values leading to it); add the capabilities and extension")
-      ->group(kPasses);
-  command
-      ->add_flag("--strip-nonuniform", flags->strip_nonuniform,
-                 "Remove NonUniform where every index is uniform; drop capabilities nothing needs")
-      ->group(kPasses);
-  command
-      ->add_flag("--waterfall", flags->waterfall,
-                 "Rewrite each non-uniform descriptor access into a loop over the subgroup's "
-                 "distinct indices (devices with dynamic but not non-uniform indexing)")
-      ->group(kPasses);
-  command
-      ->add_flag("--descriptor-switch", flags->descriptor_switch,
-                 "Rewrite each descriptor access with a non-constant index into a switch over "
-                 "the array's elements (devices without dynamic indexing)")
-      ->group(kPasses);
+  for (const PassInfo& pass : Passes()) {
+    if (pass.kind != PassKind::kNonUniform) continue;
+    command->add_flag(std::string("--") + pass.name, flags->nonuniform[pass.name], pass.summary)
+        ->group(kPasses);
+  }
   CLI::Option* lower =
       command
           ->add_flag("--lower-nonuniform", flags->lower_nonuniform,
@@ -217,11 +195,8 @@ Command AddOptCommand(CLI::App& app) {
     } else if (!flags->device.empty()) {
       return Report(Error{ExitCode::kBadInput, "--device is only used by --lower-nonuniform"});
     }
-    for (auto [wanted, name] : {std::pair{flags->descriptor_switch, "descriptor-switch"},
-                                {flags->waterfall, "waterfall"},
-                                {flags->fix_nonuniform, "fix-nonuniform"},
-                                {flags->strip_nonuniform, "strip-nonuniform"}}) {
-      if (wanted) pipeline.passes.push_back(name);
+    for (const char* name : kNonUniformOrder) {
+      if (flags->nonuniform[name]) pipeline.passes.push_back(name);
     }
     if (flags->report == "-" && flags->output == "-") {
       return Report(Error{ExitCode::kBadInput, "--report - and -o - would both write to stdout"});
