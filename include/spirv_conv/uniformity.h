@@ -123,6 +123,8 @@ class UniformityInfo {
   // Instruction::GetSingleWordInOperand counts) of |user| as |user| sees it:
   // the definition's level joined with temporal divergence when |user| is
   // outside a cycle with a divergent exit that contains the definition.
+  // The per-instruction queries find |user|'s block in the analysis' own
+  // block index, built on the first such query.
   Uniformity UseLevel(const spvtools::opt::Instruction& user, uint32_t in_operand_index) const;
   bool IsDivergentUse(const spvtools::opt::Instruction& user, uint32_t in_operand_index) const {
     return UseLevel(user, in_operand_index) != Uniformity::kUniform;

@@ -124,9 +124,9 @@ struct Index {
 // that access memory through them.
 class Tracer {
  public:
-  Tracer(const ModuleTables& tables, const Levels& levels, const Instruction& variable,
+  Tracer(const ModuleTables& tables, const UniformityInfo& info, const Instruction& variable,
          const DescriptorArray& array, std::unordered_map<uint32_t, ResourceOperand>* found)
-      : tables_(tables), levels_(levels), variable_(variable), array_(array), found_(found) {}
+      : tables_(tables), info_(info), variable_(variable), array_(array), found_(found) {}
 
   // Operand |in| of |user| is the descriptor array itself (|depth|
   // dimensions of descriptors).
@@ -137,7 +137,7 @@ class Tracer {
   void Chain(const Instruction& chain, uint32_t depth, Index index) {
     const uint32_t selectors = std::min(depth, chain.NumInOperands() - 1);
     for (uint32_t k = 1; k <= selectors; ++k) {
-      const Uniformity level = levels_.UseLevel(chain, k);
+      const Uniformity level = info_.UseLevel(chain, k);
       if (index.chain == nullptr || level > index.level) index = {&chain, k, level};
     }
     Follow(chain.result_id(), depth - selectors, index);
@@ -216,7 +216,7 @@ class Tracer {
   size_t Position(const Instruction& inst) const { return tables_.blocks.Position(inst); }
 
   const ModuleTables& tables_;
-  const Levels& levels_;
+  const UniformityInfo& info_;
   const Instruction& variable_;
   const DescriptorArray& array_;
   std::unordered_map<uint32_t, ResourceOperand>* found_;
@@ -226,7 +226,7 @@ class Tracer {
 }  // namespace
 
 std::vector<ResourceOperand> FindResourceOperands(const ModuleTables& tables,
-                                                  const Levels& levels) {
+                                                  const UniformityInfo& info) {
   std::unordered_map<uint32_t, ResourceOperand> found;
   for (const Instruction& variable : tables.ir.module()->types_values()) {
     if (variable.opcode() != spv::Op::OpVariable) continue;
@@ -235,7 +235,7 @@ std::vector<ResourceOperand> FindResourceOperands(const ModuleTables& tables,
     // Access chains on the array, and calls that pass the whole array to a
     // function that indexes it (GLSL `f(sampler2D t[4], int i)`).
     for (const UseTable::Use& use : tables.uses.UsesOf(variable.result_id())) {
-      Tracer(tables, levels, variable, *array, &found).Root(*use.user, use.operand, array->depth);
+      Tracer(tables, info, variable, *array, &found).Root(*use.user, use.operand, array->depth);
     }
   }
   std::vector<ResourceOperand> result;

@@ -20,7 +20,6 @@
 #include <utility>
 #include <vector>
 
-#include "analysis/levels.h"
 #include "analysis/module_tables.h"
 #include "spirv_conv/descriptor_class.h"
 
@@ -69,7 +68,8 @@ std::optional<DescriptorClass> DescriptorArrayClass(const ModuleIndex& index,
 // Every resource operand of every descriptor-array access, one per operand
 // id (the first user in module order), in module order. |levels| answers
 // the uniformity of each index where the access chain uses it.
-std::vector<ResourceOperand> FindResourceOperands(const ModuleTables& tables, const Levels& levels);
+std::vector<ResourceOperand> FindResourceOperands(const ModuleTables& tables,
+                                                  const UniformityInfo& info);
 
 // The values through which the descriptor flows from the descriptor array
 // to |resource|.id, |resource|.id included: access chains, loaded handles,

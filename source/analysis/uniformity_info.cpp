@@ -10,10 +10,13 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <set>
 #include <unordered_map>
 
 #include "analysis/barrier_intervals.h"
+#include "analysis/ir_tables.h"
 #include "analysis/module_writes.h"
 #include "analysis/uniformity_solver.h"
 #include "spirv_conv/uniformity.h"
@@ -130,6 +133,24 @@ class UniformityInfo::Impl : public analysis::SolverHost {
     return id < function_of_id_.size() ? function_of_id_[id] : 0;
   }
   std::unordered_map<uint32_t, std::vector<const FunctionState*>> states_of_;
+
+  // The analysis' own block index (analysis/ir_tables.h) for the
+  // per-instruction queries, built on the first one (call_once: queries
+  // are const and may come from several threads).
+  const analysis::BlockTable& Blocks() const {
+    std::call_once(blocks_built_,
+                   [this] { blocks_ = std::make_unique<analysis::BlockTable>(*context_, index_); });
+    return *blocks_;
+  }
+  // Whether block |label| lies in a cycle that threads may leave on
+  // different iterations (a divergent exit, or assumed divergent), or is
+  // one of its break blocks: only there can a use see temporal divergence.
+  bool LeftApart(uint32_t label) const;
+
+  mutable std::once_flag blocks_built_;
+  mutable std::unique_ptr<analysis::BlockTable> blocks_;
+  mutable std::once_flag left_apart_built_;
+  mutable std::vector<bool> left_apart_;  // by label id
 
   // The join of |level_in(state)| over the calling contexts of function |fn|.
   template <typename LevelFn>
@@ -454,6 +475,23 @@ Expected<std::unique_ptr<UniformityInfo>> UniformityInfo::Compute(
   return std::unique_ptr<UniformityInfo>(new UniformityInfo(std::move(impl)));
 }
 
+bool UniformityInfo::Impl::LeftApart(uint32_t label) const {
+  std::call_once(left_apart_built_, [this] {
+    left_apart_.assign(context_->module()->IdBound(), false);
+    for (const auto& [function, cycles] : cycles_) {
+      for (const UniformityCycle& cycle : cycles) {
+        if (cycle.divergent_exit == kU && cycle.assumed_divergent == kU) continue;
+        for (const std::vector<uint32_t>* list : {&cycle.blocks, &cycle.break_blocks}) {
+          for (uint32_t b : *list) {
+            if (b < left_apart_.size()) left_apart_[b] = true;
+          }
+        }
+      }
+    }
+  });
+  return label < left_apart_.size() && left_apart_[label];
+}
+
 UniformityInfo::UniformityInfo(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 UniformityInfo::~UniformityInfo() = default;
 
@@ -471,11 +509,21 @@ Uniformity UniformityInfo::UseLevel(const spvtools::opt::Instruction& user,
   const uint32_t fn = impl_->FunctionOf(id);
   if (fn == 0) return kU;
   const FunctionModel& model = *impl_->models_.at(fn);
-  auto* block = impl_->context_->get_instr_block(const_cast<spvtools::opt::Instruction*>(&user));
   const uint32_t node = model.NodeOf(id);
   if (node == kNoNode) return kU;  // a label operand
+  const Uniformity defined =
+      impl_->JoinOverContexts(fn, [&](const FunctionState& s) { return s.Level(node); });
+  if (defined == Uniformity::kDivergent) return defined;
+  // Temporal divergence needs a definition in a cycle left on different
+  // iterations (or its break block) and a use in the same function.
+  const analysis::BlockTable& blocks = impl_->Blocks();
+  const spvtools::opt::Instruction* def = impl_->index_.Def(id);
+  const spvtools::opt::BasicBlock* def_block = def == nullptr ? nullptr : blocks.Of(*def);
+  if (def_block == nullptr || !impl_->LeftApart(def_block->id())) return defined;
+  const spvtools::opt::BasicBlock* block = blocks.Of(user);
+  if (block == nullptr) return defined;
   return impl_->JoinOverContexts(fn, [&](const FunctionState& s) {
-    return block == nullptr ? s.Level(node) : s.UseLevel(node, model.blocks.Index(block->id()));
+    return s.UseLevel(node, model.blocks.Index(block->id()));
   });
 }
 
@@ -515,19 +563,14 @@ Uniformity UniformityInfo::ControlFlowLevel(uint32_t label) const {
 }
 
 Uniformity UniformityInfo::ControlFlowLevel(const spvtools::opt::Instruction& instruction) const {
-  auto* block =
-      impl_->context_->get_instr_block(const_cast<spvtools::opt::Instruction*>(&instruction));
+  const analysis::BlockTable& blocks = impl_->Blocks();
+  const spvtools::opt::BasicBlock* block = blocks.Of(instruction);
   if (block == nullptr) return kU;
   const uint32_t fn = impl_->FunctionOf(block->id());
   if (fn == 0) return kU;
   const FunctionModel& model = *impl_->models_.at(fn);
   const uint32_t b = model.blocks.Index(block->id());
-  // Calls before |instruction| in its block.
-  size_t calls_before = 0;
-  for (auto& inst : *block) {
-    if (&inst == &instruction) break;
-    if (inst.opcode() == spv::Op::OpFunctionCall) ++calls_before;
-  }
+  const uint32_t calls_before = blocks.CallsBefore(instruction);
   return impl_->JoinOverContexts(
       fn, [&](const FunctionState& s) { return s.ControlFlowBeforeCall(b, calls_before); });
 }

@@ -11,7 +11,6 @@
 
 #include <string>
 
-#include "analysis/levels.h"
 #include "analysis/module_tables.h"
 #include "diagnostics/disassembly.h"
 #include "diagnostics/locator.h"
@@ -34,15 +33,13 @@ struct DiagnosticContext : analysis::ModuleTables {
         disassembly(context, index),
         names(context, index, disassembly),
         sources(context, index, blocks, input_path),
-        locator(context, names, disassembly, sources, blocks),
-        levels(context, uniformity, index, blocks, calls) {}
+        locator(context, names, disassembly, sources, blocks) {}
 
   const UniformityInfo& info;
   Disassembly disassembly;
   Names names;
   SourceFiles sources;
   Locator locator;
-  analysis::Levels levels;
 };
 
 }  // namespace diagnostics

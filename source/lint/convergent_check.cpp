@@ -19,7 +19,7 @@ void CheckConvergent(const LintContext& lint, const char* rule, analysis::Conver
     const analysis::ConvergenceClass& cls = c.cls;
     // Uniform control flow satisfies every scope; the scope operand is only
     // looked up (RequiredControlFlow) otherwise.
-    const Uniformity level = lint.levels.ControlFlowLevel(inst);
+    const Uniformity level = lint.info.ControlFlowLevel(inst);
     if (level == Uniformity::kUniform) continue;
     const Uniformity required = analysis::RequiredControlFlow(inst, cls, lint.index);
     if (level <= required) continue;

@@ -88,7 +88,7 @@ class Explainer::Chain {
   void Use(const Instruction& user, uint32_t operand) {
     if (Full() || operand >= user.NumInOperands()) return;
     const uint32_t id = user.GetSingleWordInOperand(operand);
-    if (e_.levels_.UseLevel(user, operand) > e_.info_.ValueLevel(id)) {
+    if (e_.info_.UseLevel(user, operand) > e_.info_.ValueLevel(id)) {
       TemporalUse(user, id);
     } else {
       Value(id, "");
@@ -161,7 +161,7 @@ class Explainer::Chain {
   void Operand(const std::string& what, const char* noun, const Instruction& user,
                uint32_t operand) {
     const uint32_t id = user.GetSingleWordInOperand(operand);
-    const bool temporal = e_.levels_.UseLevel(user, operand) > e_.info_.ValueLevel(id);
+    const bool temporal = e_.info_.UseLevel(user, operand) > e_.info_.ValueLevel(id);
     const Instruction* at = WithLine(user, id);
     if (IsNamed(id) || temporal || !First('v', id)) {
       Add(what + " " + Describe(id, ""), at);
@@ -512,7 +512,7 @@ class Explainer::Chain {
     Uniformity widest_level = Uniformity::kUniform;
     for (const Instruction* call : e_.calls_.CallsOf(function)) {
       if (operand >= call->NumInOperands()) continue;
-      Uniformity level = e_.levels_.UseLevel(*call, operand);
+      Uniformity level = e_.info_.UseLevel(*call, operand);
       // A pointer argument: what the caller stored behind it.
       if (const Instruction* store = StoreBehind(*call, operand)) {
         level = Join(level, e_.info_.ValueLevel(store->GetSingleWordInOperand(1)));
@@ -556,7 +556,7 @@ class Explainer::Chain {
       for (auto& block : *f) {
         const Instruction* ret = &*block.tail();
         if (ret->opcode() != spv::Op::OpReturnValue) continue;
-        if (widest == nullptr || e_.levels_.UseLevel(*ret, 0) > e_.levels_.UseLevel(*widest, 0)) {
+        if (widest == nullptr || e_.info_.UseLevel(*ret, 0) > e_.info_.UseLevel(*widest, 0)) {
           widest = ret;
         }
       }
@@ -567,7 +567,7 @@ class Explainer::Chain {
       Add(subject + " is the value returned by '" + FunctionName(callee) + "'", &call);
     }
     if (widest == nullptr || !First('r', callee)) return;
-    if (e_.levels_.UseLevel(*widest, 0) == Uniformity::kUniform) {
+    if (e_.info_.UseLevel(*widest, 0) == Uniformity::kUniform) {
       Add("'" + FunctionName(callee) + "' returns from paths that diverged", widest);
       return;
     }
@@ -581,22 +581,20 @@ class Explainer::Chain {
 
 Explainer::Explainer(spvtools::opt::IRContext& context, const UniformityInfo& info,
                      const analysis::ModuleIndex& index, const analysis::BlockTable& blocks,
-                     const analysis::UseTable& uses, const analysis::Levels& levels,
-                     const diagnostics::Names& names, const diagnostics::Locator& locator,
-                     const analysis::CallGraph& calls)
+                     const analysis::UseTable& uses, const diagnostics::Names& names,
+                     const diagnostics::Locator& locator, const analysis::CallGraph& calls)
     : context_(context),
       info_(info),
       index_(index),
       blocks_(blocks),
       uses_(uses),
-      levels_(levels),
       names_(names),
       locator_(locator),
       calls_(calls) {}
 
 bool Explainer::AfterEndingCall(const Instruction& inst,
                                 const spvtools::opt::BasicBlock& block) const {
-  return levels_.ControlFlowLevel(inst) > info_.ControlFlowLevel(block.id());
+  return info_.ControlFlowLevel(inst) > info_.ControlFlowLevel(block.id());
 }
 
 std::vector<Note> Explainer::ControlFlowAt(const Instruction& inst) const {

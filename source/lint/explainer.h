@@ -16,7 +16,6 @@
 
 #include "analysis/call_graph.h"
 #include "analysis/ir_tables.h"
-#include "analysis/levels.h"
 #include "analysis/module_index.h"
 #include "diagnostics/locator.h"
 #include "diagnostics/names.h"
@@ -31,9 +30,8 @@ class Explainer {
  public:
   Explainer(spvtools::opt::IRContext& context, const UniformityInfo& info,
             const analysis::ModuleIndex& index, const analysis::BlockTable& blocks,
-            const analysis::UseTable& uses, const analysis::Levels& levels,
-            const diagnostics::Names& names, const diagnostics::Locator& locator,
-            const analysis::CallGraph& calls);
+            const analysis::UseTable& uses, const diagnostics::Names& names,
+            const diagnostics::Locator& locator, const analysis::CallGraph& calls);
 
   // Why |inst| runs in non-uniform control flow. (Instructions of one block
   // share the explanation: it is computed once per block.)
@@ -59,7 +57,6 @@ class Explainer {
   const analysis::ModuleIndex& index_;
   const analysis::BlockTable& blocks_;
   const analysis::UseTable& uses_;
-  const analysis::Levels& levels_;
   const diagnostics::Names& names_;
   const diagnostics::Locator& locator_;
   const analysis::CallGraph& calls_;

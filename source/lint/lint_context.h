@@ -30,9 +30,9 @@ struct LintContext : diagnostics::DiagnosticContext {
               const std::string& input_path)
       : diagnostics::DiagnosticContext(context, uniformity, input_path),
         convergent(analysis::FindConvergentInstructions(context)),
-        explainer(context, uniformity, index, blocks, uses, levels, names, locator, calls),
+        explainer(context, uniformity, index, blocks, uses, names, locator, calls),
         idioms(context, index, blocks, uses),
-        tangles(context, uniformity, blocks, calls, levels, idioms) {}
+        tangles(context, uniformity, blocks, calls, idioms) {}
 
   const std::vector<analysis::ConvergentInstruction> convergent;
   Explainer explainer;

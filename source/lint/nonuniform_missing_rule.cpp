@@ -39,7 +39,7 @@ const Instruction* DecoratedSource(const LintContext& lint, uint32_t id) {
 
 void CheckMissingNonUniform(const LintContext& lint, Findings* out) {
   for (const analysis::ResourceOperand& resource :
-       analysis::FindResourceOperands(lint, lint.levels)) {
+       analysis::FindResourceOperands(lint, lint.info)) {
     if (resource.chain == nullptr) continue;
     if (resource.index_level <= Uniformity::kSubgroup) continue;
     if (analysis::IsDecoratedNonUniform(lint.index, resource.id)) continue;

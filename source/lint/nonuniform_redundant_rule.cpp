@@ -79,7 +79,7 @@ bool MayBeUndefined(const LintContext& lint, uint32_t id) {
 
 void CheckRedundantNonUniform(const LintContext& lint, Findings* out) {
   for (const analysis::ResourceOperand& resource :
-       analysis::FindResourceOperands(lint, lint.levels)) {
+       analysis::FindResourceOperands(lint, lint.info)) {
     if (resource.chain == nullptr) continue;
     if (resource.index_level != Uniformity::kUniform) continue;
     if (!analysis::IsDecoratedNonUniform(lint.index, resource.id)) continue;

@@ -34,7 +34,7 @@ Tangle Tangles::Of(const Instruction& inst, Uniformity scope) const {
   // Relative to the function's entry; a call before |inst| that may end
   // some invocations makes it less uniform than its block.
   Uniformity in_function = info_.ControlFlowLevelInFunction(block->id());
-  const Uniformity here = levels_.ControlFlowLevel(inst);
+  const Uniformity here = info_.ControlFlowLevel(inst);
   if (here > info_.ControlFlowLevel(block->id())) in_function = Join(in_function, here);
   if (in_function <= scope) return {TangleCase::kCallSites, {}};
   return {TangleCase::kPath, {}};

@@ -41,7 +41,6 @@
 
 #include "analysis/call_graph.h"
 #include "analysis/ir_tables.h"
-#include "analysis/levels.h"
 #include "lint/branch_idioms.h"
 #include "source/opt/ir_context.h"
 #include "spirv_conv/uniformity.h"
@@ -73,13 +72,8 @@ class Tangles {
  public:
   Tangles(spvtools::opt::IRContext& context, const UniformityInfo& info,
           const analysis::BlockTable& blocks, const analysis::CallGraph& calls,
-          const analysis::Levels& levels, const BranchIdioms& idioms)
-      : context_(context),
-        info_(info),
-        blocks_(blocks),
-        calls_(calls),
-        levels_(levels),
-        idioms_(idioms) {}
+          const BranchIdioms& idioms)
+      : context_(context), info_(info), blocks_(blocks), calls_(calls), idioms_(idioms) {}
 
   // The case of |inst|, whose control flow is not uniform at |scope|.
   Tangle Of(const spvtools::opt::Instruction& inst, Uniformity scope) const;
@@ -112,7 +106,6 @@ class Tangles {
   const UniformityInfo& info_;
   const analysis::BlockTable& blocks_;
   const analysis::CallGraph& calls_;
-  const analysis::Levels& levels_;
   const BranchIdioms& idioms_;
   mutable std::array<Rejoins, 4> by_scope_;  // indexed by Uniformity
 };

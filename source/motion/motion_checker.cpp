@@ -126,8 +126,8 @@ std::optional<Finding> MotionChecker::JudgeControl(const Instruction& inst,
   const Uniformity required = analysis::RequiredControlFlow(inst, cls, after_.diag.index);
   if (required == Uniformity::kDivergent) return std::nullopt;
   const Instruction& before = *origin.before;
-  const Uniformity level_after = after_.diag.levels.ControlFlowLevel(inst);
-  const Uniformity level_before = before_.diag.levels.ControlFlowLevel(before);
+  const Uniformity level_after = after_.diag.info.ControlFlowLevel(inst);
+  const Uniformity level_before = before_.diag.info.ControlFlowLevel(before);
   const Branches now = DivergentBranches(after_, inst, required, /*after_side=*/true);
   const Branches then = DivergentBranches(before_, before, required, /*after_side=*/false);
   const std::map<uint32_t, uint32_t> gained = Minus(now.keys, then.keys);
@@ -189,8 +189,8 @@ std::optional<Finding> MotionChecker::JudgeOperands(const Instruction& inst,
     }
     const uint32_t id = inst.GetSingleWordInOperand(operand.operand);
     if (after_.diag.index.HasDecoration(id, spv::Decoration::NonUniform)) continue;
-    const Uniformity level_after = after_.diag.levels.UseLevel(inst, operand.operand);
-    const Uniformity level_before = before_.diag.levels.UseLevel(before, operand.operand);
+    const Uniformity level_after = after_.diag.info.UseLevel(inst, operand.operand);
+    const Uniformity level_before = before_.diag.info.UseLevel(before, operand.operand);
     if (level_after <= operand.scope || level_after <= level_before) continue;
     return Make("motion-uniform-operand", inst, &origin,
                 "the " + std::string(operand.role) + " operand of " +

@@ -168,7 +168,7 @@ void AddSelectors(const DescriptorAccesses& found, const analysis::ResourceOpera
     }
     selector.variable = variable;
     selector.descriptor_class = *descriptor_class;
-    selector.level = found.levels().UseLevel(*chain, k);
+    selector.level = found.info().UseLevel(*chain, k);
     const Instruction* def = index.Def(chain->GetSingleWordInOperand(k));
     selector.constant = def != nullptr && spvOpcodeIsConstant(def->opcode());
     selector.lowered =

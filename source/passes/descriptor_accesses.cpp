@@ -15,8 +15,7 @@ DescriptorAccesses::DescriptorAccesses(spvtools::opt::IRContext* context,
                                        std::unique_ptr<UniformityInfo> info)
     : info_(std::move(info)),
       tables_(*context),
-      levels_(*context, *info_, tables_.index, tables_.blocks, tables_.calls),
-      accesses_(analysis::FindResourceOperands(tables_, levels_)) {}
+      accesses_(analysis::FindResourceOperands(tables_, *info_)) {}
 
 Expected<std::unique_ptr<DescriptorAccesses>> DescriptorAccesses::Compute(
     spvtools::opt::IRContext* context, const UniformityOptions& options) {

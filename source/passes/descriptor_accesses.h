@@ -14,7 +14,6 @@
 #include <vector>
 
 #include "analysis/descriptor_access.h"
-#include "analysis/levels.h"
 #include "analysis/module_tables.h"
 #include "source/opt/ir_context.h"
 #include "source/opt/pass.h"
@@ -33,7 +32,6 @@ class DescriptorAccesses {
 
   const UniformityInfo& info() const { return *info_; }
   const analysis::ModuleTables& tables() const { return tables_; }
-  const analysis::Levels& levels() const { return levels_; }
   // Every resource operand of every descriptor-array access, in module order.
   const std::vector<analysis::ResourceOperand>& accesses() const { return accesses_; }
 
@@ -42,7 +40,6 @@ class DescriptorAccesses {
 
   std::unique_ptr<UniformityInfo> info_;
   analysis::ModuleTables tables_;
-  analysis::Levels levels_;
   std::vector<analysis::ResourceOperand> accesses_;
 };
 
