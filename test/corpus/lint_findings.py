@@ -6,11 +6,13 @@ judging by hand, and the precision per rule from the verdicts (issue 39 §5,
 docs/lint-corpus.md "Precision on public corpora").
 
   python3 test/corpus/lint_findings.py --spirv-conv PATH --work-dir DIR
-          [--glslang-corpus DIR] [--spirv-cross-corpus DIR] [--cache-dir DIR]
+          [--corpus glslang|spirv-cross|godot ...] [--glslang-corpus DIR]
+          [--spirv-cross-corpus DIR] [--godot-corpus DIR] [--cache-dir DIR]
           [--jobs N] [--sample N] [--list FILE.md] [--json FILE.json]
           [--verdicts FILE.md] [--strict]
 
-Modules, each at two optimisation levels:
+Modules, each at two optimisation levels, of the corpora --corpus names
+(repeatable; default glslang and spirv-cross):
   glslang      every shader of glslang's Test/ folder, compiled as
                corpus_test.py compiles it (glslangValidator -V, the first
                Vulkan env spirv-val accepts; the same cache), with -g, and,
@@ -19,7 +21,13 @@ Modules, each at two optimisation levels:
   spirv-cross  every GLSL shader of the spirv-cross source package, compiled
                as spirv_cross_corpus.py compiles it (-V --target-env
                vulkan1.2, --amb when needed), with -g; and its SPIR-V assembly
-               tests (no source lines).
+               tests (no source lines);
+  godot        Godot 4's RenderingDevice shaders (scripts/fetch-lint-corpora.sh),
+               each stage of each template once per variant as
+               godot_shaders.py writes it, compiled as the glslang corpus is
+               (the first Vulkan env spirv-val accepts), with -g; its #line
+               directives make the keys name the template (and the included
+               file) and line.
   O0 is that module (glslang's -O0 output, or the assembly as written); O is
   `spirv-opt -O --target-env=ENV` of it (OpLines survive), left out when
   spirv-opt fails or spirv-val rejects its output. Both are linted with
@@ -46,8 +54,9 @@ the keys judged one by one with real, false and real/judged, and the keys
 covered (judged or matched by a class row) with real and real/covered; then
 the verdicts that match no reported key (stale) and the sampled keys without
 a row of their own; a row naming an unknown rule id or a (key, rule) judged
-twice is reported too. --strict exits 1 when there are any. Exit 2 on a usage
-error (a missing tool or corpus).
+twice is reported too. Rows whose key names a corpus not linted in this run are
+left out (neither used nor stale). --strict exits 1 when there are any. Exit 2
+on a usage error (a missing tool or corpus).
 """
 
 import argparse
@@ -60,7 +69,7 @@ import json
 import os
 import re
 import sys
-from typing import Dict, List
+from typing import Dict, List, Optional
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -68,6 +77,7 @@ sys.path.insert(0, HERE)
 import corpus_test as ct  # noqa: E402  (tool runs, the compile cache)
 import lint_vs_spirv_lint as lvs  # noqa: E402  (glslang Test/: env choice, --amb --aml)
 import spirv_cross_corpus as sxc  # noqa: E402  (spirv-cross: shader list, compile, envs)
+import godot_shaders as gds  # noqa: E402  (Godot: RD shader templates to GLSL stage files)
 
 # Every public rule id (docs/rules/README.md), in the order of the table. A rule
 # the lint reports that is missing here still gets rows (after these); a verdict
@@ -76,6 +86,7 @@ RULES = ("barrier-divergent-cf", "derivative-divergent-cf", "nonuniform-missing-
          "nonuniform-redundant-decoration", "subgroup-op-divergent-cf", "subgroup-op-after-rejoin",
          "subgroup-op-divergent-call", "subgroup-op-inactive-invocation", "group-op-divergent-cf")
 VARIANTS = ("O0", "O")
+CORPORA = ("glslang", "spirv-cross", "godot")
 VERDICT_ROW = re.compile(r"^\|\s*`([^`]+)`\s*\|\s*([a-z-]+)\s*\|\s*(real|false)\s*\|(.*)\|\s*$")
 
 
@@ -88,6 +99,8 @@ class Module:
     env: str                # spirv-val's env for it
     how: str                # how it was compiled
     copies: List[str] = dataclasses.field(default_factory=list)  # identical sources
+    root: Optional[str] = None       # OpLine file names are relative to it (else the source's folder)
+    generated: Optional[str] = None  # the file compiled, when not |source| (identifies the module)
 
 
 def glslang_modules(tools, corpus, work_dir, jobs):
@@ -112,11 +125,43 @@ def spirv_cross_modules(tools, corpus, work_dir, jobs):
         return [m for m in pool.map(one, sxc.find_shaders(corpus)) if m]
 
 
+def godot_modules(tools, corpus, work_dir, jobs):
+    """(modules, counts): every variant of every stage of Godot's RD shaders
+    (godot_shaders.py) that compiles and validates; counts of templates,
+    stages, variants, compiled and valid variants."""
+    src_dir = os.path.join(work_dir, "src")
+    os.makedirs(src_dir, exist_ok=True)
+    known = gds.cxx_macros(corpus)
+    shaders = gds.find_shaders(corpus)
+    variants = [v for shader in shaders for v in gds.variants(corpus, shader, known)]
+    counts = collections.Counter(templates=len(shaders), variants=len(variants),
+                                 stages=len({(v.shader, v.stage) for v in variants}))
+
+    def one(variant):
+        name = gds.file_name(variant)
+        path = os.path.join(src_dir, name)
+        if not os.path.exists(path) or ct.read_bytes(path) != variant.text.encode():
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(variant.text)
+        spv, env, how = lvs.compile_valid(tools, src_dir, name, work_dir, False, ("-g",))
+        if spv is None:
+            return None
+        how = "%s -g; %s stage, %s" % (how, variant.stage, "-D %s" % variant.macro
+                                       if variant.macro else "no variant define")
+        return Module("godot", variant.shader, os.path.join(corpus, variant.shader), spv, env, how,
+                      root=corpus, generated=path)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+        modules = [m for m in pool.map(one, variants) if m]
+    counts["valid"] = len(modules)
+    counts["valid stages"] = len({(m.path, m.how.split("; ")[1].split(",")[0]) for m in modules})
+    return modules, counts
+
+
 def deduplicate(modules):
     """One module per source text (the first path in corpus order)."""
     first: Dict[bytes, Module] = {}
     for m in modules:
-        digest = hashlib.sha256(ct.read_bytes(m.source)).digest()
+        digest = hashlib.sha256(ct.read_bytes(m.generated or m.source)).digest()
         if digest in first:
             first[digest].copies.append("%s:%s" % (m.corpus, m.path))
         else:
@@ -175,8 +220,13 @@ def lint_module(tools, module):
 def record(module, variant, finding, lines):
     loc = finding["location"]
     line = loc.get("line")
-    other_file = loc.get("file") and os.path.basename(loc["file"]) != os.path.basename(
-        module.source)
+    root = module.root or os.path.dirname(module.source)
+    if module.root:  # OpLine names are paths from the root
+        other_file = loc.get("file") and os.path.normpath(os.path.join(root, loc["file"])) != \
+            os.path.normpath(module.source)
+    else:
+        other_file = loc.get("file") and os.path.basename(loc["file"]) != os.path.basename(
+            module.source)
     where = "%s:%s" % (module.corpus, module.path)
     if line is None:
         key = "%s:%s:%s" % (where, loc.get("function"), loc.get("instruction"))
@@ -186,15 +236,18 @@ def record(module, variant, finding, lines):
         key = "%s:%d" % (where, line)
     text = None
     if line is not None:
-        src = (source_lines(os.path.join(os.path.dirname(module.source), loc["file"]))
-               if other_file else lines)
+        src = source_lines(os.path.join(root, loc["file"])) if other_file else lines
         if 0 < line <= len(src):
             text = src[line - 1].strip()
     notes = []
     for note in finding.get("notes", []):
         nline = note["location"].get("line") if note.get("location") else None
-        ntext = lines[nline - 1].strip() if nline and 0 < nline <= len(lines) else None
-        notes.append({"line": nline, "message": note["message"], "text": ntext})
+        nfile = note["location"].get("file") if note.get("location") else None
+        nlines = (source_lines(os.path.join(root, nfile)) if module.root and nfile
+                  else lines)
+        ntext = nlines[nline - 1].strip() if nline and 0 < nline <= len(nlines) else None
+        notes.append({"line": nline, "file": nfile if module.root else None,
+                      "message": note["message"], "text": ntext})
     return {"key": key, "shader": where, "rule": finding["rule"], "variant": variant,
             "severity": finding["severity"], "message": finding["message"],
             "function": loc.get("function"), "instruction": loc.get("instruction"),
@@ -249,6 +302,9 @@ def write_list(grouped, sample, path):
             out.append("### `%s`%s" % (key, mark))
             out.append("- %s; %s; %s; in `%s`" % (counts, first["severity"], first["how"],
                                                   first["function"]))
+            hows = sorted({f["how"] for fs in per_variant.values() for f in fs} - {first["how"]})
+            if hows:
+                out.append("- also in: %s" % "; ".join("`%s`" % h for h in hows))
             if first["copies"]:
                 out.append("- identical copies: %s" % ", ".join(first["copies"]))
             out.append("- %s" % first["message"])
@@ -257,7 +313,9 @@ def write_list(grouped, sample, path):
                 for f in per_variant.get(variant, [])[:1]:
                     out.append("- notes at %s (`%s`):" % (variant, f["instruction"]))
                     for n in f["notes"]:
-                        out.append("  - line %s: %s%s" % (n["line"], n["message"],
+                        out.append("  - line %s%s: %s%s" % (n["line"], " of %s" % n["file"]
+                                                            if n.get("file") else "",
+                                                            n["message"],
                                                           " — `%s`" % n["text"] if n["text"]
                                                           else ""))
             out.append("")
@@ -326,6 +384,9 @@ def main(argv):
                                                                  "Test"))
     parser.add_argument("--spirv-cross-corpus", default=os.path.join(REPO, "third_party",
                                                                      "spirv-cross"))
+    parser.add_argument("--godot-corpus", default=os.path.join(REPO, "third_party", "godot"))
+    parser.add_argument("--corpus", action="append", choices=CORPORA,
+                        help="a corpus to lint (repeatable; default: glslang and spirv-cross)")
     parser.add_argument("--cache-dir", help="the compile cache (corpus_test.cached_build)")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--sample", type=int, default=0, metavar="N",
@@ -346,7 +407,10 @@ def main(argv):
         spirv_val=ct.find_tool("spirv-val", args.spirv_val),
         spirv_opt=ct.find_tool("spirv-opt", args.spirv_opt))
     missing = [name for name, path in vars(tools).items() if path is None]
-    corpora = [c for c in (args.glslang_corpus, args.spirv_cross_corpus) if not os.path.isdir(c)]
+    selected = args.corpus or ["glslang", "spirv-cross"]
+    folders = {"glslang": args.glslang_corpus, "spirv-cross": args.spirv_cross_corpus,
+               "godot": args.godot_corpus}
+    corpora = [folders[c] for c in CORPORA if c in selected and not os.path.isdir(folders[c])]
     if missing or corpora or args.jobs < 1:
         print("lint-findings: error: missing %s" % ", ".join(missing + corpora + (
             ["--jobs >= 1"] if args.jobs < 1 else [])), file=sys.stderr)
@@ -359,13 +423,23 @@ def main(argv):
     tools.versions = {tools.glslang: tools.glslang_version,
                       tools.spirv_as: sxc.tool_version(tools.spirv_as)}
     work_dir = os.path.abspath(args.work_dir)
-    for sub in ("glslang", "spirv-cross"):
-        os.makedirs(os.path.join(work_dir, sub), exist_ok=True)
-
-    modules = glslang_modules(tools, os.path.abspath(args.glslang_corpus),
-                              os.path.join(work_dir, "glslang"), args.jobs)
-    modules += spirv_cross_modules(tools, os.path.abspath(args.spirv_cross_corpus),
-                                   os.path.join(work_dir, "spirv-cross"), args.jobs)
+    makers = {"glslang": glslang_modules, "spirv-cross": spirv_cross_modules}
+    modules = []
+    for corpus in CORPORA:
+        if corpus not in selected:
+            continue
+        sub = os.path.join(work_dir, corpus)
+        os.makedirs(sub, exist_ok=True)
+        folder = os.path.abspath(folders[corpus])
+        if corpus == "godot":
+            found, counts = godot_modules(tools, folder, sub, args.jobs)
+            print("lint-findings: godot %s: %d templates, %d stages, %d variants; %d variants "
+                  "of %d stages compile and validate"
+                  % (gds.package_version(folder), counts["templates"], counts["stages"],
+                     counts["variants"], counts["valid"], counts["valid stages"]))
+            modules += found
+        else:
+            modules += makers[corpus](tools, folder, sub, args.jobs)
     unique = deduplicate(modules)
     findings, problems = [], []
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
@@ -374,9 +448,10 @@ def main(argv):
             problems += problem
     per_corpus = collections.Counter(m.corpus for m in unique)
     assembly = sum(1 for m in unique if m.how == "asm")
-    print("lint-findings: %d valid modules, %d distinct sources (glslang %d, spirv-cross %d, "
+    print("lint-findings: %d valid modules, %d distinct sources (%s, "
           "%d of them assembly); linted: O0 %d, O %d"
-          % (len(modules), len(unique), per_corpus["glslang"], per_corpus["spirv-cross"],
+          % (len(modules), len(unique), ", ".join("%s %d" % (c, per_corpus[c]) for c in CORPORA
+                                                  if c in selected),
              assembly, len(unique) - sum("[O0]" in p for p in problems),
              len(unique) - sum("[O]" in p for p in problems)))
     for problem in problems:
@@ -392,6 +467,9 @@ def main(argv):
             f.write("\n")
 
     verdicts, classes, bad = read_verdicts(args.verdicts) if args.verdicts else ({}, {}, [])
+    # Rows of corpora not linted in this run are neither used nor stale.
+    verdicts = {k: v for k, v in verdicts.items() if k[0].split(":", 1)[0] in selected}
+    classes = {k: v for k, v in classes.items() if k[0].split(":", 1)[0] in selected}
     print("| rule | variant | findings | keys | judged | real | false | precision "
           "| covered | real | precision |")
     print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
