@@ -10,8 +10,9 @@ the same run; writes the Results section of docs/lint-performance.md.
      size: a smaller shader is a prefix of a larger one.
   2. Each tool runs as a process; its CPU time (user + system, from
      getrusage of the child, as bench/run.py times processes) is the median
-     of --repeats runs: `spirv-conv lint --skip-validation` (the issue's
-     "without input validation"; the text report, written to /dev/null),
+     of --repeats runs: `spirv-conv lint --skip-validation` (the target's
+     "without input validation", docs/lint-performance.md; the text report,
+     written to /dev/null),
      `spirv-conv lint` with validation, `spirv-conv lint --skip-validation`
      of the GLSL source (glslang in the process) next to `glslangValidator
      -V` alone, `spirv-val --target-env vulkan1.0` and, once, `spirv-lint`,

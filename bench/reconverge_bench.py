@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # Copyright (c) 2026 The spirv-conv authors
 # SPDX-License-Identifier: Apache-2.0
-"""Reconvergence gain of `spirv-conv opt --reconverge` (issue 8).
+"""Reconvergence gain of `spirv-conv opt --reconverge` (docs/structurize.md).
 
 For every shader of shaders/reconverge: compile it with glslang, make the
 baseline `opt --structurize` (the same SSA clean-up and layout, without

@@ -8,7 +8,7 @@
      module, the IR load (LoadSpirvFromBytes + BuildIrContext), the analysis
      (UniformityInfo::Compute on a fresh context) and, for comparison, what
      SPIRV-Tools' def-use, decoration and constant managers would cost (the
-     analysis no longer builds them; it has its own id index), and what one
+     analysis does not build them; it has its own id index), and what one
      walk over every instruction of the function bodies costs (a floor for
      anything that reads the module).
   3. External processes, timed as processes (CPU time of the child, user +

@@ -14,17 +14,18 @@ LLVM side, per seed (LLVM 19's opt, /usr/lib/llvm-19/bin/opt or $LLVM19_OPT):
   * the AMDGPU kernel of gen_cfg.py --llvm through
       -mtriple=amdgcn-- -passes='lower-switch,mergereturn,fix-irreducible,
                                  unify-loop-exits,structurizecfg'
-    (lower-switch and mergereturn first: ../shared/reference/known-traps.md);
+    (lower-switch and mergereturn first: without them the pipeline aborts
+    or miscompiles many CFGs with switches or early returns);
     blocks and instructions of @f before and after, opt failures (crash,
     abort, verifier error), and what is left that SPIR-V's structured rules
     forbid: loop headers with several back edges, irreducible cycles;
   * the same program as the shader of structurize.random (gen_cfg.py
     --llvm-host: the fuel, path hash and return values, tid and the arguments
     as parameters) through the same pipeline, and through the pipeline without
-    fix-irreducible and unify-loop-exits (the S-04/S-05 configuration of
-    ../shared/reference/llvm.md, §3.1): every version is run with lli-19 on the
-    harness's 3 argument sets x 64 invocations and must print what the
-    unstructured function prints. A difference is a miscompile.
+    fix-irreducible and unify-loop-exits (which structurizecfg needs, as
+    LLVM's StructurizeCFG/workarounds tests show): every version is run with
+    lli-19 on the harness's 3 argument sets x 64 invocations and must print
+    what the unstructured function prints. A difference is a miscompile.
 Our side: the growth JSON that `structurize_test.py random --growth-json`
 writes (the ctest run leaves it in build/release/test/structurize/growth.json).
 """

@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // The cycle hierarchy of an arbitrary CFG, irreducible cycles included, in
-// the sense of "Convergence and Uniformity" (seed 000) and LLVM's cycle
+// the sense of LLVM's "Convergence and Uniformity" and its cycle
 // terminology. SPIRV-Tools' LoopDescriptor knows only natural loops.
 //
 // A *cycle* is a maximal strongly connected region found by a DFS from the

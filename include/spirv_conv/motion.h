@@ -1,15 +1,17 @@
 // Copyright (c) 2026 The spirv-conv authors
 // SPDX-License-Identifier: Apache-2.0
 //
-// Code-motion legality (docs/motion.md, seed 003): given a module BEFORE a
-// transformation and the module AFTER it, find the convergent instructions
-// that gained divergent control dependence, the co-convergent ones whose
-// divergent control dependence changed, and the uniform operands that became
-// less uniform. Instructions are matched between the modules by result id,
-// then structurally; convergent instructions that match nothing are reported
-// too. Findings use the checkers' model (include/spirv_conv/diagnostic.h): the
-// location is in AFTER, a note points at the origin in BEFORE, further notes
-// at the branches gained or lost.
+// Code-motion legality (docs/motion.md; the restrictions of N. Hähnle,
+// "Compiling shaders: dynamically uniform variables and 'convergent'
+// intrinsics"): given a module BEFORE a transformation and the module AFTER
+// it, find the convergent instructions that gained divergent control
+// dependence, the co-convergent ones whose divergent control dependence
+// changed, and the uniform operands that became less uniform. Instructions
+// are matched between the modules by result id, then structurally; convergent
+// instructions that match nothing are reported too. Findings use the
+// checkers' model (include/spirv_conv/diagnostic.h): the location is in
+// AFTER, a note points at the origin in BEFORE, further notes at the branches
+// gained or lost.
 
 #ifndef INCLUDE_SPIRV_CONV_MOTION_H_
 #define INCLUDE_SPIRV_CONV_MOTION_H_

@@ -7,10 +7,11 @@
 // exit:
 //   - in a function whose returns lie in divergent control flow, the returns
 //     that end with an instruction alike branch to one exit block per such
-//     group (the seed-001 `multi_exit` kernel: both early exits merged into
-//     one `early_exit` block). The structurizer then routes the early
-//     returns through guards (the predicate) to it, so the returning
-//     invocations wait there for each other;
+//     group (the `multi_exit` kernel of "GPU Divergence in AMD CDNA 3 -
+//     StructurizeCFG Pass", shaders/reconverge/multi_exit.comp: both early
+//     exits merged into one `early_exit` block). The structurizer then
+//     routes the early returns through guards (the predicate) to it, so the
+//     returning invocations wait there for each other;
 //   - at that exit block, and at every join of a divergent branch, the
 //     instructions that all predecessors end with alike (a store of a
 //     different value, the same arithmetic) are sunk into the join, with

@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Dynamic uniformity of every value, branch and block of a SPIR-V module, in
-// the sense of "Convergence and Uniformity" (seed 000): maximal convergence,
+// the sense of LLVM's "Convergence and Uniformity": maximal convergence,
 // the cycle hierarchy, m-converged blocks (the diverged-entry criterion and
 // diverged paths reaching irreducible cycles), joins of divergent branches by
 // disjoint paths, and temporal divergence at divergent cycle exits.

@@ -9,8 +9,8 @@
 // A load from a Workgroup variable that no instruction can write within the
 // interval around it reads memory nobody changes there, written before the
 // barrier and made visible by it: the same value in every invocation,
-// whatever was stored and by how many writers (issue 39's "last workgroup"
-// idiom, workgroup_last_group_flag.comp).
+// whatever was stored and by how many writers (the "last workgroup" idiom,
+// shaders/lint/workgroup_last_group_flag.comp).
 //
 // The interval around a load is found on the CFG: back from the load to the
 // nearest barriers on every path (or the entry point's start), then forward

@@ -71,10 +71,10 @@ NamePrefix PrefixOf(Op opcode) {
 // copies, INTEL block reads, ...): convergent at their scope, never guessed
 // to be free of convergence requirements.
 //
-// Each opcode's name is looked up once: every instruction the switch below
-// does not list ends here (arithmetic, loads, ...), and the lookup was 3.5 %
-// of linting a 12,000-block shader. The memo is shared by the threads of
-// `lint -j`; a race only stores the same value twice.
+// Each opcode's name is looked up once, not per instruction: every
+// instruction the switch below does not list ends here (arithmetic, loads,
+// ...). The memo is shared by the threads of `lint -j`; a race only stores
+// the same value twice.
 ConvergenceClass OtherGroupOperation(Op opcode) {
   constexpr uint32_t kMemoized = 1u << 13;  // above every opcode SPIR-V 1.6 defines
   static std::array<std::atomic<NamePrefix>, kMemoized> memo;  // zero: kNotLookedUp

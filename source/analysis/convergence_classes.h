@@ -93,8 +93,10 @@ Uniformity RequiredOperandUniformity(const spvtools::opt::Instruction& inst,
                                      const ConvergenceClass& cls, const ModuleIndex& index);
 
 // An in-operand that must stay dynamically uniform within |scope| when code
-// moves or merges (seed 003, "uniform"): the image, sampled image or sampler
-// of image instructions (unless decorated NonUniform), the coordinates of
+// moves or merges (N. Hähnle, "Compiling shaders: dynamically uniform
+// variables and 'convergent' intrinsics": the third restriction, no added
+// non-uniformity in arguments): the image, sampled image or sampler of
+// image instructions (unless decorated NonUniform), the coordinates of
 // implicit-derivative sampling and the operand of explicit derivatives
 // (quad), and |cls.uniform_operand| (broadcast Id, ...).
 struct UniformOperand {

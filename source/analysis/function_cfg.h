@@ -26,7 +26,7 @@ struct FunctionCfg {
   // selector of OpSwitch, the value of OpReturnValue; 0 for the others).
   // Found in the one walk over the blocks that builds the CFG, so that
   // later passes need not visit SPIRV-Tools' blocks again for them (on a
-  // large function each visit was a few cache misses per block).
+  // large function each visit is a few cache misses per block).
   std::vector<spv::Op> terminator_opcode;
   std::vector<const spvtools::opt::Instruction*> loop_merge;
   std::vector<uint32_t> terminator_operand;

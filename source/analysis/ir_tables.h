@@ -5,9 +5,9 @@
 // instruction and the uses of an id, which SPIRV-Tools answers only through
 // its managers (IRContext::get_instr_block builds a hash map over every
 // instruction, and for a label id the whole def-use manager, with its
-// per-id trees of users), and the instructions of a convergence class. On a
-// 12,000-block shader building and destroying the def-use manager was a
-// quarter of the `spirv-conv lint` process (docs/lint-performance.md).
+// per-id trees of users), and the instructions of a convergence class.
+// Building and destroying the def-use manager would dominate `spirv-conv
+// lint` on a large shader (docs/lint-performance.md).
 // Definitions and decorations come from ModuleIndex.
 
 #ifndef SOURCE_ANALYSIS_IR_TABLES_H_

@@ -88,8 +88,8 @@ ModuleIndex::ModuleIndex(spvtools::opt::IRContext* context, bool record_bodies)
   // Returns the result id. With |body|, also appends the instruction's row
   // to it: one read of the instruction's operands serves both, the result
   // type and id read on the way to the first "in" operand (where
-  // InOperandsBegin points; calling it and ResultIdOf/TypeIdOf instead cost
-  // 1 % of the analysis of reducible_10k in instructions).
+  // InOperandsBegin points; calling it and ResultIdOf/TypeIdOf instead reads
+  // the operands again for each).
   auto visit = [&](const Instruction& inst, FunctionBody* body) {
     auto operand = inst.cbegin();
     const uint32_t type = inst.HasResultType() ? (operand++)->words[0] : 0;
@@ -121,9 +121,9 @@ ModuleIndex::ModuleIndex(spvtools::opt::IRContext* context, bool record_bodies)
     if (body != nullptr) body->AddRow(const_cast<Instruction*>(&inst), op, id, operand);
     return id;
   };
-  // What Module::ForEachInst visits (debug line instructions aside), in
-  // its order, with plain loops: its std::function calls, three deep for
-  // each instruction of a function, were most of this walk's time. The
+  // What Module::ForEachInst visits (debug line instructions aside), in its
+  // order, with plain loops: its std::function calls, three deep for each
+  // instruction of a function, would cost more than the walk's work. The
   // sections before the functions that are left out (capabilities,
   // extensions, memory model, entry points, execution modes) define no ids.
   bool non_semantic = false;  // instructions of a NonSemantic set trail the functions

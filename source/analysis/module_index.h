@@ -7,10 +7,10 @@
 // calls and kills of the function bodies (the call graph).
 //
 // SPIRV-Tools' def-use manager answers the same questions, but it also
-// records every use in per-id red-black trees; on a 10k-block module building
-// it cost 4-5x loading the IR (docs/performance.md), more than the whole
-// analysis may take. The analysis never needs "all uses of an id" except for
-// Function variables, which memory_ssa.cpp finds with its own scan.
+// records every use in per-id red-black trees, which costs several times
+// loading the IR (docs/performance.md), more than the whole analysis may
+// take. The analysis never needs "all uses of an id" except for Function
+// variables, which memory_ssa.cpp finds with its own scan.
 
 #ifndef SOURCE_ANALYSIS_MODULE_INDEX_H_
 #define SOURCE_ANALYSIS_MODULE_INDEX_H_
@@ -119,9 +119,9 @@ class ModuleIndex {
   // Per id, one byte of flags: its type is a pointer type; it is an
   // OpUndef; it has decorations. Asked for every operand of every
   // instruction (and every phi operand) by the model build, where following
-  // the definition to its opcode or type was one or two cache misses per
+  // the definition to its opcode or type costs one or two cache misses per
   // operand, and (decorations) for every value, where most have none and a
-  // binary search over all decorated ids was the answer.
+  // binary search over all decorated ids would be the alternative.
   static constexpr char kPointerFlag = 1;
   static constexpr char kUndefFlag = 2;
   static constexpr char kDecoratedFlag = 4;

@@ -4,9 +4,9 @@
 // A worklist of indices (nodes, blocks) taken in increasing order. The
 // solver's per-node and per-block arrays are laid out in function order, so
 // taking the queued indices in that order reads them mostly forward through
-// memory instead of jumping wherever the last change pointed; on a
-// 100,000-block function a first-in-first-out list cost a cache miss or two
-// per entry. Two ways to take them:
+// memory instead of jumping wherever the last change pointed; on a large
+// function a first-in-first-out list costs a cache miss or two per entry. Two
+// ways to take them:
 //
 //   queued:  0 1 . . 4 . 6 .      Sweep(f): f(0), f(1), f(4), f(6).
 //   f(4) queues 2 and 7:          7 comes in this sweep (after 6), 2 is

@@ -56,11 +56,11 @@ void InsertOnce(std::vector<const Cycle*>* cycles, const Cycle* cycle) {
 //
 //        H <------.       B diverges inside the cycle {H, B, S1, S2}.
 //        |        |       S1 -> H and S2 -> H bring two labels: H is a join
-//        B        |       (findings 01-03 of the differential test). H's
+//        B        |       (HeaderReachedThroughTwoBackEdgesIsAJoin). H's
 //       / \       |       successors for the propagation are the cycle's
 //      S1  S2 ----'       exits (X): threads that went around once more
-//      |                  meet threads that left earlier there (seed 2799).
-//      '--> X
+//      |                  meet threads that left earlier there
+//      '--> X             (ExitEdgesJoinOnlyWhereEarlyLeaversArrive).
 //
 // - Every reducible cycle that does not contain the branch. Diverged paths
 //   enter it only through its header, so nothing inside but the header can
@@ -73,10 +73,10 @@ void InsertOnce(std::vector<const Cycle*>* cycles, const Cycle* cycle) {
 // iteration). The diverged-entry criterion is about paths in the CFG,
 // whatever the hierarchy, so it is checked on a second view in which they
 // are not: a diverged path may pass through their header to a join inside
-// (seed 000's closed path P -> Q -> R -> S with header R: Q -> R -> S and
-// Q -> S meet at S, and the entry R on the first path makes the cycle not
-// m-converged). Propagation does not continue past the branch itself when
-// it comes round to it again, as in LLVM.
+// (the closed path P -> Q -> R -> S of "Convergence and Uniformity", with
+// header R: Q -> R -> S and Q -> S meet at S, and the entry R on the first
+// path makes the cycle not m-converged). Propagation does not continue past
+// the branch itself when it comes round to it again, as in LLVM.
 class BranchView {
  public:
   // |collapse_irreducible|: also collapse irreducible cycles that contain
@@ -757,10 +757,11 @@ void AddNotMConvergedCycles(const CfgAnalyses& graph, uint32_t branch, const Joi
       const Cycle* outer = OutermostExcluding(join_cycle, branch);
       if (!outer->IsReducible()) InsertOnce(cycles, outer);
     }
-    // Diverged-entry criterion (simplified, seed 000): a cycle containing
-    // the branch and the join is fine if the branch or the cycle's header
-    // strictly dominates the join, or the cycle is reducible. The join may
-    // also lie in a child cycle that the branch is outside of (finding 04):
+    // Diverged-entry criterion (simplified from "Convergence and
+    // Uniformity"): a cycle containing the branch and the join is fine if
+    // the branch or the cycle's header strictly dominates the join, or the
+    // cycle is reducible. The join may also lie in a child cycle that the
+    // branch is outside of:
     //
     //    entry -> B, P        B (divergent) -> X -> J and B -> J, where J is
     //    B -> X -> J          the header of a child cycle {J, P}; P is a
@@ -816,8 +817,8 @@ bool OpenViewFindsTheseJoins(const CfgAnalyses& graph, uint32_t branch,
 //        P          edge B -> P, B itself. No edge leaves or re-enters a
 //                   cycle around B and no irreducible cycle is entered: no
 // divergent exit, and every cycle stays m-converged. If/else and if-then
-// branches with nothing nested have this shape (about one divergent branch
-// in six of the reducible benchmark modules); they skip the propagation.
+// branches with nothing nested have this shape, a common one; they skip the
+// propagation.
 bool MergesAtOnce(const CfgAnalyses& graph, uint32_t branch, BranchDivergence* result) {
   const DominatorTree& pdt = graph.post_dominators;
   const CycleInfo& cycles = graph.cycles;
@@ -1150,8 +1151,7 @@ std::vector<const Cycle*> CyclesNotMConvergedBy(const CfgAnalyses& graph, uint32
 // So one pass over the reverse post-order sorts the blocks into their
 // regions and a second lists the regions depth first: time linear in the
 // blocks. (Kahn's algorithm run per region, over all of a cycle's blocks,
-// cost a pass over each block per cycle around it, and was 4 % of the
-// analysis of a 10,000-block function.)
+// costs a pass over each block per cycle around it.)
 std::vector<uint32_t> ComputeViewOrder(const CfgAnalyses& graph) {
   const CycleInfo& cycles = graph.cycles;
   const auto n_cycles = static_cast<uint32_t>(graph.cycle_tree.parent.size());

@@ -6,11 +6,11 @@
 // Threads that take different successors of a divergent branch B run on
 // *diverged paths*. A block J reached from two successors of B by disjoint
 // paths is a *join* of B: its phis choose between values from different
-// paths, so they can differ between threads (seed 000, "Uniformity"). Joins
-// are found the way SSA construction places phis: every successor of B
-// defines a virtual variable anew, labels (the reaching definition) flow
-// forward, and a block where two different labels meet is a join and
-// defines the variable itself.
+// paths, so they can differ between threads ("Convergence and Uniformity",
+// section "Uniformity"). Joins are found the way SSA construction places
+// phis: every successor of B defines a virtual variable anew, labels (the
+// reaching definition) flow forward, and a block where two different labels
+// meet is a join and defines the variable itself.
 //
 //          B (divergent)
 //         / \            labels: S1 = S1, S2 = S2, J meets {S1, S2}: join.
@@ -49,12 +49,12 @@ struct BranchDivergence {
   // lie on diverged paths (sorted). Threads converged at the join that
   // diverged at the branch came along these edges only, so a phi whose
   // incoming values on them are one value does not choose between paths.
-  // (One array for all joins: a list each was an allocation per join.)
+  // (One array for all joins: a list each would be an allocation per join.)
   CompressedLists join_predecessors;
   // Cycles containing the branch that a diverged path leaves while another
   // comes back to the header (or leaves elsewhere): threads leave on
-  // different iterations (the seed's temporal divergence), and the ones
-  // that stay run the later iterations without those that left.
+  // different iterations ("Convergence and Uniformity": temporal divergence),
+  // and the ones that stay run the later iterations without those that left.
   std::vector<const Cycle*> divergent_exit_cycles;
   std::vector<const Cycle*> not_m_converged_cycles;  // outermost affected cycles
   // Computed with OpenView::kDefer and an irreducible cycle contains the

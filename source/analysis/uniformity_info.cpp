@@ -166,8 +166,8 @@ class UniformityInfo::Impl : public analysis::SolverHost {
  private:
   // What VariableContent reads off a module-scope variable's storage class
   // and decorations, found once per variable: a shader loads from the same
-  // few buffers over and over, and the decoration lookups behind each load
-  // were several percent of analysing a large fragment shader.
+  // few buffers over and over, and the decoration lookups would otherwise
+  // be repeated for each load.
   struct VariableClass {
     enum class Kind : uint8_t {
       kFixed,    // |level|, whatever the shader does

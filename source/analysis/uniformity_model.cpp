@@ -214,11 +214,12 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
   // with the virtual phis placed with the block's phis. The entry is the
   // first block, so each block's nodes are one run of node indices.
   m.block_nodes.StartList();
-  // As many nodes as the parameters, values and memory SSA's virtual nodes:
-  // growing the vectors from empty was 3.5 % of linting a 12,000-block
-  // shader. Exact rather than generous: mimalloc maps an array of more than
-  // 16 MiB by itself and unmaps it when freed, and a process that analyses
-  // one large function after another then faults all of it in again.
+  // As many nodes as the parameters, values and memory SSA's virtual nodes,
+  // reserved up front: growing the vectors from empty copies them again and
+  // again on a large function. Exact rather than generous: mimalloc maps an
+  // array of more than 16 MiB by itself and unmaps it when freed, and a
+  // process that analyses one large function after another then faults all
+  // of it in again.
   size_t parameters = 0;
   function->ForEachParam([&](const Instruction*) { ++parameters; });
   const size_t expected_nodes =

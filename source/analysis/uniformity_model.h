@@ -100,9 +100,8 @@ struct FunctionModel {
   // the solver's hot paths (temporal divergence is asked for every operand
   // of every evaluation, and most evaluations are of pure instructions that
   // need nothing else): a Node is 64 bytes, so reading one field of a Node
-  // was a cache miss each time (TemporalLevel 10 % of reducible_100k, most
-  // of it waiting for that load; 40 % of Evaluate's own time was its first
-  // read of the node). Filled as the nodes are made.
+  // costs a cache miss each time, where these arrays hold the same field of
+  // neighbouring nodes in one line. Filled as the nodes are made.
   // |node_invariant_depth|: node n is invariant in every enclosing cycle of
   // depth >= it (~0u: in none).
   std::vector<uint32_t> node_block;
@@ -175,7 +174,7 @@ struct FunctionModel {
   std::vector<bool> parameter_is_pointer;
 
   // Per block, once asked for (most functions have few divergent branches,
-  // a large one many: a hash map was a cache miss per lookup there).
+  // a large one many: a hash map costs a cache miss per lookup there).
   mutable std::vector<std::unique_ptr<BranchDivergence>> divergence_cache;
   mutable std::unordered_map<uint32_t, std::vector<const Cycle*>> open_view_cache;
   mutable SyncDependenceCache sync_dependence_cache;

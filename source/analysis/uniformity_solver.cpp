@@ -80,7 +80,7 @@ void FunctionState::EnqueueTemporalUsers(const Cycle* cycle) {
     }
   }
   // A user in the defining block lies in the cycle too; the others are
-  // looked up in the dense cycle tree (a Cycle object per user was a cache
+  // looked up in the dense cycle tree (a Cycle object per user is a cache
   // miss each on a large function).
   const CycleTree& tree = model_.graph->cycle_tree;
   const uint32_t ci = cycle->index();
@@ -231,8 +231,8 @@ Uniformity FunctionState::Evaluate(uint32_t n, SolverHost& host, Reason* why) {
   // A use of |op|: its own level (the reason: |kind| and |note|, with |op|'s
   // id), and temporal divergence when it is defined in a cycle that threads
   // leave on different iterations. The reason is made only when it is
-  // taken: reading the operand's id for every operand was a cache miss
-  // each time on a large function.
+  // taken: reading the operand's id for every operand is a cache miss each
+  // time on a large function.
   auto take_use = [&](uint32_t op, Kind kind, const char* note) {
     if (level_[op] > level) level = level_[op], *why = {kind, model_.node_id[op], note};
     const Uniformity temporal = TemporalLevel(op, block);

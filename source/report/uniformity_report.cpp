@@ -234,8 +234,8 @@ std::string UniformityJson(IRContext& context, const UniformityInfo& info,
                          {"convergent_ops", std::move(convergent_ops)},
                          {"cycles", std::move(cycles)}});
   }
-  // Moved, not copied, into their parents: a copy of the values of a
-  // 100,000-block function cost more than its analysis.
+  // Moved, not copied, into their parents: a copy of a large function's
+  // values can cost more than its analysis.
   json report = {{"file", file}, {"functions", std::move(functions)}};
   // OpName and OpString bytes may not be UTF-8: replace what is not.
   return report.dump(2, ' ', false, json::error_handler_t::replace) + "\n";

@@ -2,7 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Sync dependence on plain CFGs: joins by disjoint paths, divergent cycle
-// exits and m-convergence, with the verdicts the seed's definitions give.
+// exits and m-convergence, with the verdicts the definitions of LLVM's
+// "Convergence and Uniformity" give.
 
 #include "analysis/sync_dependence.h"
 
@@ -94,7 +95,7 @@ TEST(SyncDependenceTest, ReconvergingBodyHasNoDivergentExit) {
   EXPECT_TRUE(d.divergent_exit_cycles.empty());
 }
 
-// A header reached through two back edges (differential finding 01):
+// A header reached through two back edges (found by the differential test):
 //   0 -> 1 (header) -> 2 (exit) | 3 (div);  3 -> 1 | 4;  4 -> 1
 // Threads that split at 3 start the next iteration together at 1, having
 // come along 3->1 and 3->4->1: the header is a join (its phis choose by
@@ -107,25 +108,27 @@ TEST(SyncDependenceTest, HeaderReachedThroughTwoBackEdgesIsAJoin) {
   EXPECT_TRUE(d.not_m_converged_cycles.empty());
 }
 
-// The same with the divergent branch in the header (seed 1623 of the
-// 20,000-case run, which LLVM 19 misses): 1 -> 2 | 3, both back to 1.
+// The same with the divergent branch in the header (found by the
+// differential test; LLVM 19 misses it): 1 -> 2 | 3, both back to 1.
 TEST(SyncDependenceTest, DivergentHeaderWhosePathsComeBackIsItsOwnJoin) {
   CfgAnalyses g(Graph({{1}, {2, 3, 4}, {1}, {1}, {}}));
   EXPECT_EQ(ComputeBranchDivergence(g, 1).joins, (std::vector<uint32_t>{1}));
 }
 
-// A self loop on the branch and a second latch (finding 02): 1 (div) -> 1
-// | 2; 2 -> 1 | 3. The self-loop edge is a definition of its own.
+// A self loop on the branch and a second latch (found by the differential
+// test): 1 (div) -> 1 | 2; 2 -> 1 | 3. The self-loop edge is a definition
+// of its own.
 TEST(SyncDependenceTest, SelfLoopAndSecondLatchJoinAtTheHeader) {
   CfgAnalyses g(Graph({{1}, {1, 2}, {1, 3}, {}}));
   EXPECT_EQ(ComputeBranchDivergence(g, 1).joins, (std::vector<uint32_t>{1}));
 }
 
-// Header join after an inner loop (finding 03): outer header 1, inner
-// header 2, branch 3 in the inner loop: 3 -> 4 -> 1 (leaves the inner loop
-// straight to the outer latch) | 5 -> 2 (next inner iteration), and 2 -> 3
-// | 1. Threads on the second path leave the inner loop later but in the
-// same outer iteration: 1 is a join, and the inner loop's exit divergent.
+// Header join after an inner loop (found by the differential test): outer
+// header 1, inner header 2, branch 3 in the inner loop: 3 -> 4 -> 1 (leaves
+// the inner loop straight to the outer latch) | 5 -> 2 (next inner
+// iteration), and 2 -> 3 | 1. Threads on the second path leave the inner loop
+// later but in the same outer iteration: 1 is a join, and the inner loop's
+// exit divergent.
 TEST(SyncDependenceTest, HeaderJoinAfterAnInnerLoop) {
   CfgAnalyses g(Graph({{1}, {2, 6}, {3, 1}, {4, 5}, {1}, {2}, {}}));
   const BranchDivergence d = ComputeBranchDivergence(g, 3);
@@ -134,9 +137,10 @@ TEST(SyncDependenceTest, HeaderJoinAfterAnInnerLoop) {
   EXPECT_EQ(d.divergent_exit_cycles[0]->header(), 2u);
 }
 
-// Diverged paths reaching an irreducible cycle (seed 000, "Diverged Paths
-// reaching a Cycle"): 0 (div) -> 1, 2; 1 <-> 2; 2 -> 3. The two paths enter
-// the cycle {1, 2} at different entries: not m-converged.
+// Diverged paths reaching an irreducible cycle ("Convergence and
+// Uniformity", "Diverged Paths reaching a Cycle"): 0 (div) -> 1, 2;
+// 1 <-> 2; 2 -> 3. The two paths enter the cycle {1, 2} at different
+// entries: not m-converged.
 TEST(SyncDependenceTest, DivergedPathsReachingAnIrreducibleCycle) {
   CfgAnalyses g(Graph({{1, 2}, {2}, {1, 3}, {}}));
   const BranchDivergence d = ComputeBranchDivergence(g, 0);
@@ -175,8 +179,9 @@ TEST(SyncDependenceTest, DivergedPathsReachingANaturalLoopAreHarmless) {
   EXPECT_TRUE(d.not_m_converged_cycles.empty());
 }
 
-// Diverged entry (seed 000, closed path P->Q->R->S with Q divergent and R an
-// entry): 0 -> P(1) | R(3); P -> Q(2); Q (div) -> R, S(4); R -> S; S -> P | 5.
+// Diverged entry ("Convergence and Uniformity", closed path P->Q->R->S with
+// Q divergent and R an entry):
+//   0 -> P(1) | R(3); P -> Q(2); Q (div) -> R, S(4); R -> S; S -> P | 5.
 // The join S is dominated neither by Q nor by the header P: not m-converged.
 TEST(SyncDependenceTest, DivergedEntryBreaksMConvergence) {
   CfgAnalyses g(Graph({{1, 3}, {2}, {3, 4}, {4}, {1, 5}, {}}));
@@ -194,8 +199,9 @@ TEST(SyncDependenceTest, NoDivergedEntryInANaturalLoop) {
   EXPECT_TRUE(d.not_m_converged_cycles.empty());
 }
 
-// Seed 000's closed path P -> Q -> R -> S with R the header of the cycle C
-// around it: 0 -> R(1) | P(2); R -> S(3); S -> P | 5; P -> Q(4);
+// The closed path P -> Q -> R -> S of "Convergence and Uniformity" with R
+// the header of the cycle C around it:
+//   0 -> R(1) | P(2); R -> S(3); S -> P | 5; P -> Q(4);
 // Q (div) -> R, S. The DFS reaches R first, so C = {R, S, P, Q} has header R
 // and a child C' = {S, P, Q} (header S) holding branch Q and join S. The
 // diverged path Q -> R -> S passes the entry R: threads that went through R

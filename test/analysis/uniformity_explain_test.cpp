@@ -112,7 +112,8 @@ TEST(UniformityExplainTest, CycleNamesTheBranchOfItsDivergentExit) {
 // variable, as at glslang -O0: the load after the loop reads the variable's
 // memory-SSA phi, which has no id. The temporal step names the variable, and
 // the chain goes on to the condition of the branch that leaves the loop
-// (issue 38: the walk read the node table at kNoNode here).
+// (a regression test: the walk must not read the node table at kNoNode
+// here).
 constexpr char kCounterInVariable[] = R"(OpName %f "f"
 OpName %n "n"
 OpName %x "x"

@@ -1926,9 +1926,10 @@ OpFunctionEnd
   m.ExpectBranches(kUniform, {"C"});
   // "FIXME: the uni.merge.h can be viewed as uniform." B's paths B -> H and
   // B -> C -> H reconverge at the header in the next iteration and both
-  // bring %uni.inc of the same converged instance: the seed's phi rule
-  // ("both instances choose the same output from converged dynamic
-  // instances") makes it uniform. LLVM 19 reports both divergent.
+  // bring %uni.inc of the same converged instance: the phi rule of
+  // "Convergence and Uniformity" ("both instances choose the same output
+  // from converged dynamic instances") makes it uniform. LLVM 19 reports
+  // both divergent.
   m.ExpectValues(kUniform, {"uni.merge.h", "uni.inc"});
   // C post-dominates B, but threads that took B -> C may have left: the
   // next iteration runs without them.

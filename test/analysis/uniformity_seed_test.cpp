@@ -1,22 +1,23 @@
 // Copyright (c) 2026 The spirv-conv authors
 // SPDX-License-Identifier: Apache-2.0
 //
-// The examples of seed 000 ("Convergence and Uniformity") as SPIR-V Kernel
-// modules, with the verdicts the seed gives: which blocks are m-converged,
-// which phis and values are divergent, where temporal divergence appears.
-// Kernel parameters are uniform; the invocation id (BuiltIn
+// The examples of LLVM's "Convergence and Uniformity"
+// (llvm/docs/ConvergenceAndUniformity.rst, "the document" below) as SPIR-V
+// Kernel modules, with the verdicts the document gives: which blocks are
+// m-converged, which phis and values are divergent, where temporal divergence
+// appears. Kernel parameters are uniform; the invocation id (BuiltIn
 // LocalInvocationId) is divergent. Irreducible CFGs are legal in Kernels.
 //
 // spirv-conv's cycle DFS takes a block's successors in the order its
 // terminator lists them, so the first target of Entry's branch decides which
 // entry of an irreducible cycle becomes its header.
 //
-// Every expectation is derived from the seed's reasoning (quoted), never from
-// running the analysis. Where spirv-conv is by design more precise than the
-// seed's conservative rule "the output is divergent if the static instance is
-// not m-converged", namely for values computed only from uniform values
-// defined outside the cycle (the same in every dynamic instance), the test
-// expects uniform and says so.
+// Every expectation is derived from the document's reasoning (quoted), never
+// from running the analysis. Where spirv-conv is by design more precise than
+// the document's conservative rule "the output is divergent if the static
+// instance is not m-converged", namely for values computed only from uniform
+// values defined outside the cycle (the same in every dynamic instance), the
+// test expects uniform and says so.
 
 #include "gtest/gtest.h"
 #include "test/analysis/uniformity_test_fixture.h"
@@ -27,7 +28,7 @@ namespace {
 using namespace ::spirv_conv::test;  // NOLINT: the shared fixture
 
 // ---------------------------------------------------------------------------
-// Natural loop (seed, "Maximal Convergence"): the threads of the table
+// Natural loop (the document, "Maximal Convergence"): the threads of the table
 //   Thread 1: Entry H1 B1 L1 H3    L3          Exit
 //   Thread 2: Entry H2    L2 H4 B2 L4 H5 B3 L5 Exit
 // take the divergent branch in H differently and leave through the divergent
@@ -132,9 +133,9 @@ OpFunctionEnd
 
 // ---------------------------------------------------------------------------
 // Two nested irreducible cycles with headers R and S; Entry and Q have
-// divergent branches (seed, "Dependence on Cycle Headers", the table with
-// three threads: T1 Entry P Q S P Q R S Exit, T2 Entry P Q R S Exit,
-// T3 Entry R S Exit).
+// divergent branches (the document, "Dependence on Cycle Headers", the table
+// with three threads: T1 Entry P Q S P Q R S Exit, T2 Entry P Q R S Exit, T3
+// Entry R S Exit).
 //
 //        Entry (div)
 //        /      \        Entry lists R first, so the DFS reaches R
@@ -195,7 +196,7 @@ OpReturn
 OpFunctionEnd
 )");
   ASSERT_TRUE(m.ok());
-  // The hierarchy of the seed's figure: R outer, S inner, both irreducible.
+  // The hierarchy of the document's figure: R outer, S inner, both irreducible.
   ASSERT_EQ(m.Cycles().size(), 2u);
   m.ExpectCycle("R", {"R", "P"}, 1, /*assumed_divergent=*/kDivergent, kUnchecked);
   m.ExpectCycle("S", {"S", "P"}, 2, kUnchecked, kUnchecked);
@@ -219,9 +220,9 @@ OpFunctionEnd
 
 // ---------------------------------------------------------------------------
 // The closed path P -> Q -> R -> S with a divergent branch Q and its join S
-// (seed, "Divergent Branch inside a Cycle" and "Diverged Entry Criterion").
-// Entry's branch is uniform; R is a second entry of the cycle and lies on
-// the diverged path Q -> R -> S.
+// (the document, "Divergent Branch inside a Cycle" and "Diverged Entry
+// Criterion"). Entry's branch is uniform; R is a second entry of the cycle
+// and lies on the diverged path Q -> R -> S.
 //
 //      Entry (uniform)
 //      /    \
@@ -288,8 +289,8 @@ OpName %exit_use "exit.use"
 %e_uni = OpULessThan %bool %n %uint_5
 )";
 
-// The verdicts the seed gives for the closed path with the diverged entry R,
-// whatever the header.
+// The verdicts the document gives for the closed path with the diverged entry
+// R, whatever the header.
 void ExpectDivergedEntryVerdicts(const Kernel& m) {
   m.ExpectBranches(kDivergent, {"Q"});
   m.ExpectBranches(kUniform, {"Entry"});
@@ -335,9 +336,9 @@ TEST(UniformitySeed, DivergentBranchInIrreducibleCycleWithHeadersRAndS) {
 }
 
 // ---------------------------------------------------------------------------
-// The same closed path when R is not an entry (seed: "If R does not exist
-// ... Threads that diverge at Q execute converged dynamic instances of S
-// ... reconverge at S in the same iteration of C").
+// The same closed path when R is not an entry (the document: "If R does not
+// exist ... Threads that diverge at Q execute converged dynamic instances of
+// S ... reconverge at S in the same iteration of C").
 //
 //     Entry
 //       |
@@ -416,7 +417,7 @@ OpFunctionEnd
 }
 
 // ---------------------------------------------------------------------------
-// Diverged paths reaching a cycle (seed: "a divergent branch in Entry
+// Diverged paths reaching a cycle (the document: "a divergent branch in Entry
 // instead of Q ... when diverged paths reach different entries of an
 // irreducible cycle from outside the cycle, the static analysis
 // conservatively reports every node in the cycle as not m-converged").
@@ -431,7 +432,7 @@ OpFunctionEnd
 //        / \
 //   (to P)  Exit
 //
-// Both hierarchies of the seed's figure: P the header, or R the header.
+// Both hierarchies of the document's figure: P the header, or R the header.
 constexpr char kDivergedOutsideNames[] = R"(
 OpName %n "n"
 OpName %Entry "Entry"
@@ -521,7 +522,7 @@ TEST(UniformitySeed, DivergedPathsReachingCycleWithHeaderR) {
 }
 
 // ---------------------------------------------------------------------------
-// Reducible cycle (seed: "When diverged paths reach the subgraph C from
+// Reducible cycle (the document: "When diverged paths reach the subgraph C from
 // outside, their convergence is always determined by the same header H").
 //
 //       Entry (div)

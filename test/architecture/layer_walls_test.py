@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # Copyright (c) 2026 The spirv-conv authors
 # SPDX-License-Identifier: Apache-2.0
-"""The architecture's walls (issue 40; docs/architecture.md "Layers").
+"""The architecture's walls (docs/architecture.md "Layers").
 
   layer_walls_test.py --repo DIR --layer-roots DIR --cxx COMPILER
 

@@ -655,7 +655,7 @@ class UsageTests(CliTestCase):
         self.assertIn("glslang 12", result.text)
         # The allocator the build configured must be the one serving malloc
         # (cmake/SpirvConvAllocator.cmake): a dropped or shadowed mimalloc
-        # would silently cost the measured 1.7x.
+        # would silently slow every command down (docs/performance.md).
         if ALLOCATOR == "mimalloc":
             self.assertRegex(result.text, r"allocator: mimalloc 2\.\d+\.\d+"
                              r"(, 2 MiB pages)?(, memory kept until exit)?\n")
@@ -671,8 +671,8 @@ class UsageTests(CliTestCase):
     def test_mimalloc_settings(self):
         # tools/allocator/mimalloc_settings.cpp: 2 MiB pages and no decommit
         # unless the environment says otherwise (docs/building.md). Without
-        # them the 100k-block analysis spent a quarter of its time in page
-        # faults (docs/performance.md, "Memory allocator").
+        # them a large analysis spends much of its time in page faults
+        # (docs/performance.md, "Memory allocator").
         if ALLOCATOR != "mimalloc":
             self.skipTest("the build does not link mimalloc")
         clean = self.environment_without_mimalloc_options()
@@ -707,9 +707,9 @@ class UsageTests(CliTestCase):
         # constructor of the program runs; a segment created with decommit
         # allowed keeps decommitting its freed spans. With no delay
         # (MIMALLOC_DECOMMIT_DELAY=0) a decommit happens at the first free
-        # span of such a segment, so a short lint shows it: 64.2 KiB with
-        # 080c6e6's binary, which applied the settings from a static
-        # constructor; none when they are applied from .preinit_array.
+        # span of such a segment, so a short lint shows it when the settings
+        # are applied from a static constructor; none when they are applied
+        # from .preinit_array.
         if ALLOCATOR != "mimalloc":
             self.skipTest("the build does not link mimalloc")
         clean = self.environment_without_mimalloc_options()

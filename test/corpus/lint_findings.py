@@ -2,8 +2,8 @@
 # Copyright (c) 2026 The spirv-conv authors
 # SPDX-License-Identifier: Apache-2.0
 """Every `spirv-conv lint` finding on the public corpora, listed per rule for
-judging by hand, and the precision per rule from the verdicts (issue 39 §5,
-docs/lint-corpus.md "Precision on public corpora").
+judging by hand, and the precision per rule from the verdicts
+(docs/lint-corpus.md "Precision on public corpora").
 
   python3 test/corpus/lint_findings.py --spirv-conv PATH --work-dir DIR
           [--corpus glslang|spirv-cross|godot ...] [--glslang-corpus DIR]

@@ -2,7 +2,7 @@
 # Copyright (c) 2026 The spirv-conv authors
 # SPDX-License-Identifier: Apache-2.0
 """The SPIRV-Cross test shaders as a second public corpus for every command
-(issue 38 section 3, docs/spirv-cross-corpus.md).
+(docs/spirv-cross-corpus.md).
 
   python3 test/corpus/spirv_cross_corpus.py --spirv-conv PATH --corpus DIR --work-dir DIR
           [--cache-dir DIR] [--jobs N] [--sample K] [--counts FILE.json]

@@ -11,9 +11,10 @@ names. LLVM (`opt -passes='print<uniformity>'`) is the oracle; every named
 value and every branch is compared with spirv-conv's JSON report.
 
 Differences are sorted into categories, each checked independently on the
-generated program by a small reference analysis written from the seed's
-definitions (Model below: brute-force joins, cycle hierarchies, the simplified
-diverged-entry criterion, temporal divergence), never by trusting spirv-conv:
+generated program by a small reference analysis written from the definitions
+of LLVM's "Convergence and Uniformity" ("the document" below; Model below:
+brute-force joins, cycle hierarchies, the simplified diverged-entry
+criterion, temporal divergence), never by trusting spirv-conv:
 
   spirv-conv uniform, LLVM divergent
     invariant-chain(-propagated)  a value LLVM taints only because it lies in
@@ -21,7 +22,7 @@ diverged-entry criterion, temporal divergence), never by trusting spirv-conv:
                               divergent, though it is computed from uniform
                               values defined outside the cycle
     other-cycle-header        uniform under spirv-conv's choice of cycle headers
-    llvm-conservative         uniform by the seed's rules under LLVM's own
+    llvm-conservative         uniform by the document's rules under LLVM's own
                               hierarchy (LLVM's join propagation is coarser)
     join-same-value(-propagated)  a phi at a join whose incoming values on
                               every edge the diverged threads can arrive on
@@ -39,11 +40,11 @@ diverged-entry criterion, temporal divergence), never by trusting spirv-conv:
     conservative:<reason>     spirv-conv's documented conservative choices
                               (diverged-entry-through-header: a cycle made not
                               m-converged by a join of CFG paths that pass a
-                              cycle header, as the seed's closed-path
+                              cycle header, as the document's closed-path
                               criterion asks; LLVM's joins skip such paths)
     anything else             FAILURE (unexplained imprecision)
 
-Control flow, which LLVM does not report, is checked against the seed's
+Control flow, which LLVM does not report, is checked against the document's
 maximal convergence given spirv-conv's own divergent branches and assumed
 cycles (compare_flow): a block whose instances threads split at a divergent
 branch can execute apart must not be called uniform (FAIL-unsound-flow).
@@ -409,7 +410,7 @@ class Facts:
         return net.max_flow(src, sink, 2) >= 2
 
     def joins(self, branch, hierarchy=None, open_paths=False):
-        """Join blocks of the branch in `branch`, per the seed's definition: a
+        """Join blocks of the branch in `branch`, per the document's definition: a
         block reachable from two different successors along paths that share
         only the branch and the join. One refinement keeps joins within one
         iteration of a cycle: a path may not pass through the header of a
@@ -418,7 +419,7 @@ class Facts:
         they do not meet the others' instances of the join). The cycles are
         those of `hierarchy`, or the natural loops without one. With
         `open_paths` the refinement is off: the joins of paths in the CFG,
-        which the diverged-entry criterion is about (seed 000: the diverged
+        which the diverged-entry criterion is about (the document: the diverged
         path Q -> R -> S passes the header R)."""
         key = (branch, id(hierarchy), open_paths)
         if key in self._join_cache:
@@ -454,7 +455,7 @@ class Facts:
 
     def splits_instance(self, branch, block, hierarchy):
         """Whether threads that split at `branch` can execute different
-        dynamic instances of `block` (seed 000, maximal convergence): one
+        dynamic instances of `block` (the document, maximal convergence): one
         successor reaches `block` while another reaches an end of that
         instance without it, along disjoint paths (so that the two groups
         decide independently). The instance is the current iteration of
@@ -574,7 +575,7 @@ class CaseResult:
         self.categories = collections.Counter()
         self.failures = []     # (item, message)
         self.notes = []        # (category, item, message) for listed differences
-        self.suspects = []     # both analyses uniform, the seed's join rule says divergent
+        self.suspects = []     # both analyses uniform, the document's join rule says divergent
         self.features = set()
 
 
@@ -589,7 +590,7 @@ class Cycle:
 
 
 class Hierarchy:
-    """A cycle hierarchy of the CFG (seed 000, "cycles"): the top-level cycles
+    """A cycle hierarchy of the CFG (the document, "cycles"): the top-level cycles
     are its maximal strongly connected regions, each has a header chosen
     among its entries, and the children of a cycle are the cycles of what
     remains once its header is taken out. `choose(blocks, entries)` picks the
@@ -643,7 +644,7 @@ class Hierarchy:
 
 class Model:
     """An independent reference analysis of one generated function, written
-    from the seed's definitions and checked by brute force on the small CFG,
+    from the document's definitions and checked by brute force on the small CFG,
     for one cycle hierarchy:
 
       * the work-item id is divergent; a value with a divergent operand is
@@ -949,7 +950,7 @@ def compare(seed, f, llvm, conv):
 
     m_llvm = Model(facts, llvm_hier, False, llvm)     # LLVM's rules and lists, brute-force joins
     m_llvm_inv = Model(facts, llvm_hier, True, llvm)  # ... with invariant values uniform
-    m_conv = Model(facts, conv_hier, True)            # the seed's rules under spirv-conv's hierarchy
+    m_conv = Model(facts, conv_hier, True)            # the document's rules under spirv-conv's hierarchy
     # ... where a phi at a join takes one value on every diverged edge
     m_conv_same = Model(facts, conv_hier, True, join_same_value=True)
     # spirv-conv's documented conservative choices (docs/uniformity.md): phis
@@ -968,16 +969,16 @@ def compare(seed, f, llvm, conv):
         if x == "tid":
             return None
         if x not in m_llvm.div:
-            # The seed's rules under LLVM's own cycle hierarchy give uniform:
+            # The document's rules under LLVM's own cycle hierarchy give uniform:
             # LLVM's label propagation counts as joins blocks that threads
             # reach only across a cycle header or by passing the branch again.
             return "llvm-conservative"
         if x not in m_llvm_inv.div:
             return "invariant-chain" if m_llvm.why[x][0] == "cycle" else "invariant-chain-propagated"
         if x not in m_conv.div:
-            # Uniform when the seed's criteria are applied under spirv-conv's
+            # Uniform when the document's criteria are applied under spirv-conv's
             # own choice of cycle headers; a uniform result under one cycle
-            # hierarchy holds under all (seed 000, "Static Uniformity Analysis").
+            # hierarchy holds under all (the document, "Static Uniformity Analysis").
             return "other-cycle-header"
         if x not in m_conv_same.div:
             # Threads that diverged at the branch arrive at the join only
@@ -1101,7 +1102,7 @@ def compare(seed, f, llvm, conv):
 
 
 def compare_flow(res, fails, facts, conv, hierarchy):
-    """Control flow, which LLVM does not report: checked against the seed's
+    """Control flow, which LLVM does not report: checked against the document's
     definitions given spirv-conv's own divergent branches and assumed cycles
     (whose verdicts compare() checks). A block that lies in a cycle that is
     not m-converged, or whose instances threads split at a divergent branch

@@ -1,7 +1,7 @@
 // Copyright (c) 2026 The spirv-conv authors
 // SPDX-License-Identifier: Apache-2.0
 //
-// Fuzz target for the analysis and the passes on *valid* modules (issue 38):
+// Fuzz target for the analysis and the passes on *valid* modules (docs/fuzzing.md):
 // the loaders' fuzzers stop where validation does, but the crashes users
 // meet are in the analysis of modules spirv-val accepts. Each input is a
 // SPIR-V binary; one spirv-val rejects is dropped. On the others:

@@ -2,7 +2,7 @@
 # Copyright (c) 2026 The spirv-conv authors
 # SPDX-License-Identifier: Apache-2.0
 """Runs every spirv-conv command on each module and checks that it behaves
-(issue 38 §2; docs/fuzzing.md).
+(docs/fuzzing.md).
 
   command_driver.py --spirv-conv BIN [--spirv-opt BIN] [--spirv-val BIN]
                     --work-dir DIR [--jobs N] [--timeout SECONDS]
@@ -55,8 +55,8 @@ variant, reason), .exit_counts ({command: {exit: count}}), .passed, .failed
 stderr, and the file it wrote with -o; work-folder paths replaced by a
 placeholder) keyed by input, variant and command line; --compare-digest
 compares those of this run with a saved file and counts every difference as a
-failure. A refactoring that must not change behaviour (issue 40) is checked
-by a digest before it and a comparison after (docs/fuzzing.md).
+failure. A refactoring that must not change behaviour is checked by a
+digest before it and a comparison after (docs/fuzzing.md).
 
 Exit: 0 no failure, 1 failures, 2 usage or tool error.
 """

@@ -2,7 +2,7 @@
 # Copyright (c) 2026 The spirv-conv authors
 # SPDX-License-Identifier: Apache-2.0
 """Seeded random GLSL programs for fuzzing the analysis and the passes on
-valid modules (issue 38 §2; docs/fuzzing.md).
+valid modules (docs/fuzzing.md).
 
   glsl_gen.py --seed N [--count K] --out DIR [--check]
 
@@ -21,10 +21,11 @@ explicit-LOD sampling and texel fetches; in both the subgroup
 operations of GL_KHR_shader_subgroup_{basic,vote,ballot,arithmetic,shuffle,
 shuffle_relative,clustered,quad}, and descriptor arrays indexed by a constant,
 a push constant, or a divergent value with and without `nonuniformEXT`
-(GL_EXT_nonuniform_qualifier). Every program has the loop shape of issue 38
-§1 with some probability: a loop counter in a Function variable, a divergent
-`break`, and the counter tested after the loop around a convergent operation
-or a descriptor access.
+(GL_EXT_nonuniform_qualifier). Every program has, with some probability, the
+loop shape on which the lint's explainer once crashed
+(test/lint/explain/fog_break_counter.frag): a loop counter in a Function
+variable, a divergent `break`, and the counter tested after the loop around a
+convergent operation or a descriptor access.
 
 Guarantees the driver (command_driver.py) relies on:
 - Every program compiles with `glslangValidator -V --target-env vulkan1.1`

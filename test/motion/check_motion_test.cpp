@@ -2,8 +2,10 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // check-motion on hand-written BEFORE/AFTER pairs, one per rule and
-// direction (issue 6, seed 003). Each verdict is argued in the comment above
-// its test from the rules of docs/motion.md, not read off the checker.
+// direction, several of them the examples of N. Hähnle, "Compiling shaders:
+// dynamically uniform variables and 'convergent' intrinsics" ("Hähnle"
+// below). Each verdict is argued in the comment above its test from the
+// rules of docs/motion.md, not read off the checker.
 
 #include <memory>
 #include <string>
@@ -77,7 +79,7 @@ OpReturn
 )";
 
 // Sinking gains the divergent branch on %cond: the implicit derivatives are
-// undefined where quad neighbours take the other path (seed 003, example 1).
+// undefined where quad neighbours take the other path (Hähnle, example 1).
 TEST(CheckMotion, SinkTextureIntoDivergentIfIsIllegal) {
   EXPECT_EQ(Check(FragmentModule(kTextureBeforeIf), FragmentModule(kTextureInIf)), Rules{kGained});
 }
@@ -176,7 +178,7 @@ OpReturn
 
 // ballot(cond) before `if (other)`, and inside it. A ballot returns the
 // active invocations: moving it into or out of the divergent `if` changes
-// its result (seed 003, example 3), both ways.
+// its result (Hähnle, example 3), both ways.
 const char* kBallotBeforeIf = R"(%100 = OpGroupNonUniformBallot %v4u %uint_3 %cond
 OpSelectionMerge %m None
 OpBranchConditional %other %a %m
@@ -205,7 +207,7 @@ TEST(CheckMotion, SinkBallotIntoDivergentIfIsIllegal) {
 }
 
 // texelFetch(tex[1]) and texelFetch(tex[2]) in the arms of `if (cond)`, and
-// one texelFetch(tex[cond ? 1 : 2]) (seed 003, example 2).
+// one texelFetch(tex[cond ? 1 : 2]) (Hähnle, example 2).
 const char* kFetchInArms = R"(OpSelectionMerge %m None
 OpBranchConditional %cond %a %b
 %a = OpLabel

@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 # Copyright (c) 2026 The spirv-conv authors
 # SPDX-License-Identifier: Apache-2.0
-"""spirv-conv check-motion against the real spirv-opt (issue 6, docs/motion.md).
+"""spirv-conv check-motion against the real spirv-opt (docs/motion.md).
 
 Reproductions: each GLSL shader below is compiled with glslangValidator, the
 named spirv-opt 2023.1 passes are run on it, and check-motion must flag the
 pair (exit 1) with the expected rule. Why each pass is wrong is argued in the
-comment of the case (and in /work/shared/reference/spirv-tools.md, 2.3); the
-verdict is not taken from the checker.
+comment of the case (and in docs/motion.md); the verdict is not taken from
+the checker.
 
 `spirv-conv opt --passes` (the guarded optimizer) must roll back exactly the
 pass that breaks the rule, keep the rest, and write a valid module that

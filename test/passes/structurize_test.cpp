@@ -686,7 +686,7 @@ OpFunctionEnd
 // entry -> B gets a copy B' of B, which branches to A: A is the only entry.
 // Blocks: entry, B', A, B, exit; the loop A (header, merge exit) <- B
 // (continue target) needs no block of its own, and entry's selection merges
-// at A. With a dispatch block the same input took 7 (the build before splitting).
+// at A. A dispatch block instead would give the same input 7 blocks.
 //   A: ia = 3 * i + 1, to B while ia < 100; B: i = j + 2.
 //   even tid: A first with i = tid; odd tid: B first with j = tid.
 TEST(StructurizeTest, IrreducibleCycleCopiesATinyEntry) {
@@ -825,7 +825,7 @@ OpFunctionEnd
 // A phi of a buffer reference whose struct holds one (OpTypeForwardPointer):
 // structurizing goes out of SSA through a Function variable, whose pointer
 // type is declared without SPIRV-Tools' type manager, which recursed without
-// end on the type (a crash on the spirv-cross corpus, issue 38). The output
+// end on the type (a crash on the spirv-cross corpus). The output
 // must validate; the simulator has no physical pointers, so this case is
 // checked by validation alone.
 TEST(StructurizeTest, PhiOfARecursiveBufferReference) {
@@ -892,14 +892,14 @@ OpFunctionEnd
 }
 
 // Pointers that cross blocks under SPV_KHR_variable_pointers (the shape of
-// spirv-cross' variable-pointers-2.asm.comp, issue 38): two pointer phis in a
+// spirv-cross' variable-pointers-2.asm.comp): two pointer phis in a
 // loop header, loaded through in the body, advanced in the continue target.
 // Structurizing goes out of SSA through Function variables, which may hold
 // such pointers; the variables stay (SPIRV-Tools 2023.1's SSA rewriter would
 // take a store through a loaded pointer for a store to the variable). Both
-// transforms used to refuse it ("a pointer or opaque value used outside its
-// block"). The simulator has no variable pointers: validation, and the
-// stores through the pointers are still there.
+// transforms must accept it, not refuse it as "a pointer or opaque value
+// used outside its block". The simulator has no variable pointers:
+// validation, and the stores through the pointers are still there.
 TEST(StructurizeTest, VariablePointersCrossingBlocksAreKeptInVariables) {
   const std::string module = R"(; Version: 1.3
 OpCapability Shader

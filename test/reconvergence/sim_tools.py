@@ -1,9 +1,10 @@
 # Copyright (c) 2026 The spirv-conv authors
 # SPDX-License-Identifier: Apache-2.0
 """What the two simulator drivers of test/reconvergence share: running
-`spirv-conv run --job` (the simulator, issue 7) on a vk_runner job and reading
-its result, finding out whether the simulator exists at all, compiling GLSL
-without a Vulkan runner, and comparing result buffers word by word. Stdlib only.
+`spirv-conv run --job` (the simulator, docs/simulator.md) on a vk_runner job
+and reading its result, finding out whether the simulator exists at all,
+compiling GLSL without a Vulkan runner, and comparing result buffers word by
+word. Stdlib only.
 
 The job and result formats are vk_runner's (test/vulkan/README.md, "Job
 format", "Result"); test/vulkan/vk_job.py runs the same jobs on lavapipe.

@@ -155,8 +155,8 @@ void main() { o[2] = uint(packDouble2x32(uvec2(o[0], o[1]))); }
 }
 
 // The simulator has no images: loading one is refused as unsupported, not
-// read from memory that was never laid out (it crashed on storage images of
-// the spirv-cross corpus, issue 38).
+// read from memory that was never laid out (a regression test: it crashed
+// on storage images of the spirv-cross corpus).
 TEST(SimExecution, ImageLoadIsUnsupported) {
   const char* glsl = R"(#version 450
 layout(local_size_x = 1) in;

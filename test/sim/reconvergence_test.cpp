@@ -186,8 +186,8 @@ void main() {
 // lane leaves it through its merge). Inside the case, after the `if`, only
 // the lanes that did not break run: 0x0F (else breaks: lanes 0..3 stay) or
 // 0xF0 (then breaks: lanes 4..7 stay); the others never write there (0).
-// The simulator used to push no record for a uniform switch, so the lanes
-// that broke ran the code after the switch alone (0xF0 and 0x0F).
+// A simulator that pushed no record for a uniform switch would let the lanes
+// that broke run the code after the switch alone (0xF0 and 0x0F).
 TEST(SimReconvergence, BreakFromAnIfInAUniformSwitchReconvergesAtItsMerge) {
   const std::string head = R"(#version 450
 #extension GL_KHR_shader_subgroup_ballot : enable

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # Copyright (c) 2026 The spirv-conv authors
 # SPDX-License-Identifier: Apache-2.0
-"""Verification of `spirv-conv opt --structurize` (issue 8), CTest
+"""Verification of `spirv-conv opt --structurize`, CTest
 `structurize.random` and `structurize.shaders` (docs/structurize-tests.md).
 
   structurize_test.py random  --spirv-conv PATH [--count 1000] [--first-seed 1] [-j 2]

@@ -13,11 +13,9 @@
 //   - large_os_pages = 1: ask for 2 MiB pages (transparent huge pages where
 //     the kernel allows them on request, as Debian's default "madvise"
 //     does), one fault where there were 512.
-// On reducible_100k this cut the page faults of `spirv-conv uniformity`
-// from 161,659 to 8,447 (docs/performance.md, "Memory allocator"), at 7 to
-// 14 % more peak memory on large modules; applied before mimalloc's first
-// segment, to 592 (small modules: 12.5 MB peak instead of 8.9 MB, their
-// first segment's memory being 2 MiB pages too).
+// The price is more peak memory, also on small modules, whose first
+// segment's memory is 2 MiB pages too (docs/performance.md, "Memory
+// allocator", has the measurements).
 
 #include <mimalloc.h>
 
@@ -39,10 +37,10 @@ bool InEnvironment(char** envp, const char* variable) {
 // every shared library, mimalloc's own and libstdc++'s included. It has to:
 // mimalloc fixes whether a segment may be decommitted when it creates the
 // segment, and libstdc++'s start-up allocations (its exception pool) create
-// the first one. A static constructor comes too late for that segment
-// (until c4bbf5e this file used one), whose freed spans mimalloc then goes
-// on handing back to the kernel: 17 MiB after every analysis of
-// reducible_100k in uniformity_bench, about 4,400 page faults each time.
+// the first one. A static constructor comes too late for that segment,
+// whose freed spans mimalloc then goes on handing back to the kernel, to be
+// faulted in again by the next analysis (cli_test.py's
+// test_mimalloc_keeps_memory_from_the_start).
 //
 // mi_option_set only stores the value and marks the option read, so it is
 // safe before mimalloc has started, and mimalloc then does not read that
