@@ -17,12 +17,6 @@
 #include "spirv_conv/status.h"
 #include "spirv_conv/validate.h"
 
-namespace spvtools {
-namespace opt {
-class IRContext;
-}  // namespace opt
-}  // namespace spvtools
-
 namespace spirv_conv {
 
 struct ModuleOptions {

@@ -11,12 +11,6 @@
 
 #include "spirv_conv/uniformity.h"
 
-namespace spvtools {
-namespace opt {
-class IRContext;
-}  // namespace opt
-}  // namespace spvtools
-
 namespace spirv_conv {
 
 // |function_name| restricts the report to the functions it names
