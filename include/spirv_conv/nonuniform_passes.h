@@ -18,6 +18,9 @@
 // The lowerings take implicit-LOD sampling's derivatives before the new
 // control flow and sample with explicit gradients inside it. Every pass asks
 // the uniformity analysis (uniformity.h) about the IR as it is when it runs.
+//
+// A pass header: it includes SPIRV-Tools' internal source/opt/pass.h, so
+// its users compile against SPIRV-Tools' source tree (docs/architecture.md).
 
 #ifndef INCLUDE_SPIRV_CONV_NONUNIFORM_PASSES_H_
 #define INCLUDE_SPIRV_CONV_NONUNIFORM_PASSES_H_

@@ -4,8 +4,10 @@
 // Every pass of spirv-conv in one table, by the flag name `spirv-conv opt`
 // knows it by, as SPIRV-Tools' optimizer.cpp keeps its own: a library user
 // registers ours in a plain spvtools::Optimizer by name or by token, next to
-// SPIRV-Tools' passes. Internal API: the pass headers this includes name
-// SPIRV-Tools' internal source/opt/pass.h.
+// SPIRV-Tools' passes.
+//
+// A pass header: it includes SPIRV-Tools' internal source/opt/pass.h, so
+// its users compile against SPIRV-Tools' source tree (docs/architecture.md).
 
 #ifndef INCLUDE_SPIRV_CONV_PASS_REGISTRY_H_
 #define INCLUDE_SPIRV_CONV_PASS_REGISTRY_H_

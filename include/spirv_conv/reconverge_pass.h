@@ -23,6 +23,9 @@
 // (the exits' code is compared in that form). It runs before --structurize
 // (which it implies in spirv-conv opt); ReconvergeBinary (pipeline.h) keeps
 // it only in functions where it lowers the estimated issues.
+//
+// A pass header: it includes SPIRV-Tools' internal source/opt/pass.h, so
+// its users compile against SPIRV-Tools' source tree (docs/architecture.md).
 
 #ifndef INCLUDE_SPIRV_CONV_RECONVERGE_PASS_H_
 #define INCLUDE_SPIRV_CONV_RECONVERGE_PASS_H_

@@ -7,6 +7,9 @@
 // flow that spirv-val accepts for Shader modules (docs/structurize.md).
 // The computation is unchanged: values that cross the rebuilt control flow
 // go through Function variables, turned back into SSA at the end.
+//
+// A pass header: it includes SPIRV-Tools' internal source/opt/pass.h, so
+// its users compile against SPIRV-Tools' source tree (docs/architecture.md).
 
 #ifndef INCLUDE_SPIRV_CONV_STRUCTURIZE_PASS_H_
 #define INCLUDE_SPIRV_CONV_STRUCTURIZE_PASS_H_

@@ -12,6 +12,9 @@
 // pipeline user receives the result through the callback, while the IR it
 // describes is alive and unchanged. A pass run directly (pass.Run(context))
 // also keeps the result: see info().
+//
+// A pass header: it includes SPIRV-Tools' internal source/opt/pass.h, so
+// its users compile against SPIRV-Tools' source tree (docs/architecture.md).
 
 #ifndef INCLUDE_SPIRV_CONV_UNIFORMITY_PASS_H_
 #define INCLUDE_SPIRV_CONV_UNIFORMITY_PASS_H_

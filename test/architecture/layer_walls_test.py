@@ -16,6 +16,8 @@ each layer's include root (the build tree's source/layers/<layer>):
     every public header of include/spirv_conv/ belongs to one layer;
   - every folder and file the document names in backticks under source/,
     include/, tools/, test/, docs/, cmake/, scripts/ or bench/ exists;
+  - a public header includes an internal path (SPIRV-Tools' source/...)
+    only if it is a pass header that says so in its leading comment;
   - tools/ includes only the public headers (spirv_conv/...), its own files,
     CLI11, nlohmann-json, SPIRV-Tools' public C API and the standard library.
 Exit 0 when all hold, 1 with one line per problem otherwise.
@@ -168,6 +170,19 @@ def check(repo, roots, cxx):
             r"`((?:source|include|tools|test|docs|cmake|scripts|bench)/[A-Za-z0-9_./-]*)`", doc))):
         if not os.path.exists(os.path.join(repo, path.rstrip("/"))):
             problems.append("docs/architecture.md names %s, which does not exist" % path)
+
+    # Public headers name internal paths only where they say why.
+    for header in public:
+        with open(os.path.join(repo, "include", "spirv_conv", header)) as f:
+            text = f.read()
+        internal = re.findall(r'#include "((?:source|analysis|io|lint|diagnostics|motion|passes|'
+                              r'report|pipeline|sim)/[^"]+)"', text)
+        if not internal:
+            continue
+        leading = re.match(r"(?:\s*//[^\n]*\n)*", text).group(0)
+        if "A pass header" not in leading or "source/opt/pass.h" not in leading:
+            problems.append("include/spirv_conv/%s includes %s but is no pass header saying so"
+                            % (header, ", ".join(internal)))
 
     # The CLI sees the public API only.
     tools = os.path.join(repo, "tools")
