@@ -36,15 +36,20 @@ struct PipelineOptions {
   // Predicated reconvergence first (ReconvergePass), then --structurize.
   bool reconverge = false;
   ReconvergePolicy reconverge_policy = ReconvergePolicy::kWhereItPays;
-  // Then spirv-opt passes under the motion guard (RunGuardedOptimizer),
-  // one flag per pass (ExpandOptimizerFlags); |optimizer.validator| and
-  // |.validate_each_pass| are taken from the fields above.
+  // Then the passes, in this order: names of the pass registry's NonUniform
+  // passes ("fix-nonuniform"; spirv_conv/pass_registry.h) and spirv-opt
+  // single-pass flags ("--merge-return"; ExpandOptimizerFlags), which run
+  // under the motion guard (RunGuardedOptimizer), consecutive ones in one
+  // guarded run.
+  std::vector<std::string> passes;
+  // How the guard runs the spirv-opt flags of |passes|: strict, isolation,
+  // the motion checker's options. Its |flags| are set from |passes| (leave
+  // them empty); |validator| and |validate_each_pass| from the fields above.
   GuardedOptimizerOptions optimizer;
   // --lower-nonuniform --device: the passes LowerNonUniformPasses chooses
-  // for this device run first.
+  // for this device, run before the first NonUniform pass of |passes| (after
+  // them all when there is none).
   std::optional<DeviceProfile> lower_for;
-  // Then these passes, by name (CreateNonUniformPass), in this order.
-  std::vector<std::string> passes;
   // The options every NonUniform pass gets (its log is the caller's |log|).
   NonUniformPassOptions nonuniform;
 };

@@ -21,31 +21,64 @@ namespace spirv_conv {
 
 namespace {
 
-// The passes |options| asks for, in the order they run.
-Expected<std::vector<std::unique_ptr<NonUniformPass>>> CreatePasses(const PipelineOptions& options,
-                                                                    ChangeLog* log) {
+// One step of PipelineOptions::passes: a run of spirv-opt flags under the
+// motion guard, or one of our passes.
+struct Step {
+  std::vector<std::string> flags;
+  std::unique_ptr<NonUniformPass> pass;
+};
+
+bool IsOptimizerFlag(const std::string& entry) { return !entry.empty() && entry[0] == '-'; }
+
+// The steps |options| asks for, in the order they run: |passes| in order,
+// consecutive spirv-opt flags in one guarded run, and the passes
+// --lower-nonuniform chooses before the first NonUniform pass (at the end
+// when there is none).
+Expected<std::vector<Step>> CreateSteps(const PipelineOptions& options, ChangeLog* log) {
   NonUniformPassOptions nonuniform = options.nonuniform;
   nonuniform.log = log;
-  std::vector<std::unique_ptr<NonUniformPass>> passes;
-  if (options.lower_for) passes = LowerNonUniformPasses(*options.lower_for, nonuniform);
-  for (const std::string& name : options.passes) {
-    std::unique_ptr<NonUniformPass> pass = CreateNonUniformPass(name, nonuniform);
-    if (pass == nullptr) return Error{ExitCode::kBadInput, "unknown pass '" + name + "'"};
-    passes.push_back(std::move(pass));
+  std::vector<Step> steps;
+  bool lowered = !options.lower_for;
+  auto lower = [&] {
+    if (lowered) return;
+    lowered = true;
+    for (std::unique_ptr<NonUniformPass>& pass :
+         LowerNonUniformPasses(*options.lower_for, nonuniform)) {
+      steps.push_back({{}, std::move(pass)});
+    }
+  };
+  for (const std::string& entry : options.passes) {
+    if (IsOptimizerFlag(entry)) {
+      if (steps.empty() || steps.back().pass != nullptr) steps.emplace_back();
+      steps.back().flags.push_back(entry);
+      continue;
+    }
+    std::unique_ptr<NonUniformPass> pass = CreateNonUniformPass(entry, nonuniform);
+    if (pass == nullptr) return Error{ExitCode::kBadInput, "unknown pass '" + entry + "'"};
+    lower();
+    steps.push_back({{}, std::move(pass)});
   }
-  return passes;
+  lower();
+  return steps;
 }
 
-// The IR the NonUniform passes start from: |binary|'s, or the guarded
-// optimizer's result.
-Expected<std::unique_ptr<spvtools::opt::IRContext>> OptimizedIr(
-    const SpirvBinary& binary, const PipelineOptions& options,
+// The guarded optimizer's run of |flags| over |context|'s module (or over
+// |binary| when there is no IR yet): its result.
+Expected<std::unique_ptr<spvtools::opt::IRContext>> Optimized(
+    const SpirvBinary& binary, std::unique_ptr<spvtools::opt::IRContext> context,
+    const std::vector<std::string>& flags, const PipelineOptions& options,
     std::vector<OptimizerPassResult>* optimizer_log) {
-  if (options.optimizer.flags.empty()) return BuildIrContext(binary, IrLoad::kExact);
   GuardedOptimizerOptions optimizer = options.optimizer;
+  optimizer.flags = flags;
   optimizer.validator = options.validator;
   optimizer.validate_each_pass = !options.skip_input_validation;
-  Expected<GuardedOptimizerResult> result = RunGuardedOptimizer(binary, optimizer, optimizer_log);
+  SpirvBinary input;
+  if (context != nullptr) {
+    input = binary;
+    input.words = EmitBinary(*context);
+  }
+  Expected<GuardedOptimizerResult> result =
+      RunGuardedOptimizer(context != nullptr ? input : binary, optimizer, optimizer_log);
   if (!result) return result.error();
   return std::move(result->context);
 }
@@ -222,22 +255,39 @@ Expected<std::vector<uint32_t>> RunPipeline(const SpirvBinary& input,
                                  ExitCode::kBadInput);
     if (!valid) return valid.error();
   }
-  Expected<std::unique_ptr<spvtools::opt::IRContext>> context =
-      OptimizedIr(binary, options, optimizer_log);
-  if (!context) return context.error();
-
-  Expected<std::vector<std::unique_ptr<NonUniformPass>>> passes = CreatePasses(options, log);
-  if (!passes) return passes.error();
-  for (std::unique_ptr<NonUniformPass>& pass : *passes) {
+  Expected<std::vector<Step>> steps = CreateSteps(options, log);
+  if (!steps) return steps.error();
+  std::unique_ptr<spvtools::opt::IRContext> context;
+  for (Step& step : *steps) {
+    if (!step.flags.empty()) {
+      Expected<std::unique_ptr<spvtools::opt::IRContext>> optimized =
+          Optimized(binary, std::move(context), step.flags, options, optimizer_log);
+      if (!optimized) return optimized.error();
+      context = std::move(*optimized);
+      continue;
+    }
+    if (context == nullptr) {
+      Expected<std::unique_ptr<spvtools::opt::IRContext>> built =
+          BuildIrContext(binary, IrLoad::kExact);
+      if (!built) return built.error();
+      context = std::move(*built);
+    }
     io::MessageCapture errors;
-    pass->SetMessageConsumer(errors.Consumer());
-    if (pass->Run(context->get()) == spvtools::opt::Pass::Status::Failure) {
-      return MakeError(ExitCode::kBadInput, binary.name,
-                       errors.First(std::string(pass->name()) + ": cannot rewrite the module"));
+    step.pass->SetMessageConsumer(errors.Consumer());
+    if (step.pass->Run(context.get()) == spvtools::opt::Pass::Status::Failure) {
+      return MakeError(
+          ExitCode::kBadInput, binary.name,
+          errors.First(std::string(step.pass->name()) + ": cannot rewrite the module"));
     }
   }
+  if (context == nullptr) {
+    Expected<std::unique_ptr<spvtools::opt::IRContext>> built =
+        BuildIrContext(binary, IrLoad::kExact);
+    if (!built) return built.error();
+    context = std::move(*built);
+  }
 
-  std::vector<uint32_t> output = EmitBinary(**context);
+  std::vector<uint32_t> output = EmitBinary(*context);
   Status valid_output = ValidateSpirv(output, binary.target_env, options.validator,
                                       binary.name + " (output)", ExitCode::kInvalidOutput);
   if (!valid_output) return valid_output.error();

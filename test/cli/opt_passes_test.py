@@ -95,6 +95,24 @@ class OptPassesTests(cli_test.CliTestCase):
         self.assertEqual(json.loads(self.read("r.json"))["modules"][0]["changes"], [])
         self.assertEqual(self.read("fix.spv"), self.read("strip.spv"))
 
+    def test_passes_run_ours_and_spirv_opts_in_the_given_order(self):
+        # --passes "A B" is A, then B: the same bytes as two runs in that order.
+        spv = self.bindless()
+        dce = "--eliminate-dead-code-aggressive"
+        result = self.conv("opt", "--passes", "--fix-nonuniform " + dce, spv, "-o", "one.spv")
+        self.assertEqual(result.code, 0, result)
+        self.assertEqual(self.conv("opt", "--fix-nonuniform", spv, "-o", "fix.spv").code, 0)
+        self.assertEqual(self.conv("opt", "--passes", dce, "fix.spv", "-o", "two.spv").code, 0)
+        self.assertEqual(self.read("one.spv"), self.read("two.spv"))
+        self.assertTrue(self.nonuniform_ids("one.spv"))
+        # The NonUniform flags run after --passes: the other order.
+        result = self.conv("opt", "--fix-nonuniform", "--passes", dce, spv, "-o", "flag.spv")
+        self.assertEqual(result.code, 0, result)
+        self.assertEqual(self.conv("opt", "--passes", dce, spv, "-o", "dce.spv").code, 0)
+        self.assertEqual(self.conv("opt", "--fix-nonuniform", "dce.spv", "-o", "dcefix.spv").code,
+                         0)
+        self.assertEqual(self.read("flag.spv"), self.read("dcefix.spv"))
+
     def test_usage_errors(self):
         spv = self.bindless()
         cases = [
@@ -102,6 +120,8 @@ class OptPassesTests(cli_test.CliTestCase):
             (["--lower-nonuniform", "--device", "no-such-gpu.json"], "no-such-gpu.json"),
             (["--device", "desktop"], "--device is only used by --lower-nonuniform"),
             (["--fix-nonuniform", "--report", "-"], "both write to stdout"),
+            (["--passes", "--structurize"], "--structurize runs before every other pass"),
+            (["--passes", "--no-such-pass"], "--no-such-pass"),
         ]
         for options, message in cases:
             output = "-" if "--report" in options else "out.spv"

@@ -114,8 +114,9 @@ Command AddOptCommand(CLI::App& app) {
       ->group(kOptimizer);
   command
       ->add_option("--passes", flags->spirv_opt_passes,
-                   "spirv-opt pass flags, blank-separated, checked the same way (after -O's); "
-                   "\"-Os\" and \"--legalize-hlsl\" expand to their passes")
+                   "Passes to run in this order, blank-separated, after -O's: spirv-opt flags, "
+                   "checked the same way (\"-Os\" and \"--legalize-hlsl\" expand to their "
+                   "passes), and our NonUniform passes by flag (--fix-nonuniform, ...)")
       ->group(kOptimizer);
   command
       ->add_flag("--strict", flags->strict,
@@ -195,22 +196,38 @@ Command AddOptCommand(CLI::App& app) {
     } else if (!flags->device.empty()) {
       return Report(Error{ExitCode::kBadInput, "--device is only used by --lower-nonuniform"});
     }
-    for (const char* name : kNonUniformOrder) {
-      if (flags->nonuniform[name]) pipeline.passes.push_back(name);
-    }
     if (flags->report == "-" && flags->output == "-") {
       return Report(Error{ExitCode::kBadInput, "--report - and -o - would both write to stdout"});
     }
-    std::vector<std::string> spirv_opt_flags = SplitFlags(flags->spirv_opt_passes);
-    if (flags->optimize) spirv_opt_flags.insert(spirv_opt_flags.begin(), "-O");
-    Expected<std::vector<std::string>> single_passes =
-        ExpandOptimizerFlags(spirv_opt_flags, SPV_ENV_UNIVERSAL_1_6);
-    if (!single_passes) return Report(single_passes.error());
-    pipeline.optimizer.flags = std::move(*single_passes);
+    // -O, then --passes in its order (spirv-opt flags expanded to single
+    // passes; ours by registry name), then the NonUniform flags' passes.
+    std::vector<std::string> entries = SplitFlags(flags->spirv_opt_passes);
+    if (flags->optimize) entries.insert(entries.begin(), "-O");
+    bool any_optimizer_pass = false;
+    for (const std::string& entry : entries) {
+      const PassInfo* ours = entry.rfind("--", 0) == 0 ? FindPass(entry.substr(2)) : nullptr;
+      if (ours != nullptr && ours->kind == PassKind::kNonUniform) {
+        pipeline.passes.push_back(ours->name);
+        continue;
+      }
+      if (ours != nullptr) {
+        return Report(Error{ExitCode::kBadInput, "--passes: " + entry +
+                                                     " runs before every other pass; give it "
+                                                     "as its own flag"});
+      }
+      Expected<std::vector<std::string>> single =
+          ExpandOptimizerFlags({entry}, SPV_ENV_UNIVERSAL_1_6);
+      if (!single) return Report(single.error());
+      any_optimizer_pass |= !single->empty();
+      pipeline.passes.insert(pipeline.passes.end(), single->begin(), single->end());
+    }
+    for (const char* name : kNonUniformOrder) {
+      if (flags->nonuniform[name]) pipeline.passes.push_back(name);
+    }
     pipeline.optimizer.strict = flags->strict;
     pipeline.optimizer.isolate_passes = !flags->no_pass_isolation;
     pipeline.optimizer.motion.uniformity = pipeline.nonuniform.uniformity;
-    if (flags->strict && pipeline.optimizer.flags.empty()) {
+    if (flags->strict && !any_optimizer_pass) {
       return Report(Error{ExitCode::kBadInput, "--strict needs -O or --passes"});
     }
     std::vector<ModuleChanges> report;
