@@ -116,6 +116,26 @@ inline std::string OpNamesOfUnnamedIds(const std::string& text) {
   return names;
 }
 
+// The module |text| with OpNamesOfUnnamedIds(|text|) at the end of its debug
+// section (before the first annotation, OpModuleProcessed, type or other
+// definition but OpExtInstImport and OpString).
+inline std::string WithOpNames(const std::string& text) {
+  static const std::regex kAfterNames(
+      R"(^\s*(Op(Member)?Decorate|OpDecorationGroup|OpGroup(Member)?Decorate|OpModuleProcessed|)"
+      R"(%\w+\s*=\s*Op(?!ExtInstImport\b|String\b)))");
+  std::istringstream lines(text);
+  std::string result;
+  bool inserted = false;
+  for (std::string line; std::getline(lines, line);) {
+    if (!inserted && std::regex_search(line, kAfterNames)) {
+      result += OpNamesOfUnnamedIds(text);
+      inserted = true;
+    }
+    result += line + "\n";
+  }
+  return inserted ? result : result + OpNamesOfUnnamedIds(text);
+}
+
 // True when |words| contains an instruction with |opcode|.
 inline bool HasOpcode(const std::vector<uint32_t>& words, uint32_t opcode) {
   for (size_t i = 5; i < words.size() && (words[i] >> 16) != 0; i += words[i] >> 16) {
