@@ -27,7 +27,8 @@ SARIF_SCHEMA_NPM_PATH=package/lib/schemas/sarif-2.1.0-rtm.5.json
 SARIF_SCHEMA_SHA256=2d99159ae54a3eea97f81781cff48780548657c35949f4b7f25e99a2ba4de4f8
 
 # Debian packages: build tools, libraries, mimalloc (the executables' allocator:
-# docs/performance.md), the peer tools the tests compare against, Graphviz (`dot`)
+# docs/performance.md), the peer tools the tests compare against (llvm-19; llvm-19-tools for
+# the FileCheck of the unit tests' CHECK lines), Graphviz (`dot`)
 # for `spirv-conv cfg --format svg`, and a real Vulkan driver for the tests of the
 # NonUniform lowerings (lavapipe from mesa-vulkan-drivers; vulkaninfo
 # prints the device descriptions `spirv-conv opt --device` reads).
@@ -36,7 +37,7 @@ packages=(
   spirv-headers spirv-tools glslang-dev glslang-tools
   libgtest-dev libgmock-dev googletest libbenchmark-dev
   nlohmann-json3-dev libcli11-dev libmimalloc-dev
-  llvm-19
+  llvm-19 llvm-19-tools
   graphviz
   libvulkan-dev mesa-vulkan-drivers vulkan-tools
   python3-jsonschema python3-rfc3987

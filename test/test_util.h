@@ -9,7 +9,11 @@
 #include <cstdint>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <memory>
+#include <regex>
+#include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -72,6 +76,64 @@ inline std::string BigEndianBytes(const std::vector<uint32_t>& words) {
     for (int shift = 24; shift >= 0; shift -= 8) bytes.push_back(static_cast<char>(word >> shift));
   }
   return bytes;
+}
+
+// The id a line of SPIR-V assembly defines ("x" for `%x = ...`), or "".
+inline std::string DefinedId(const std::string& line) {
+  static const std::regex kDefinition(R"(^\s*%(\w+)\s*=)");
+  std::smatch match;
+  return std::regex_search(line, match, kDefinition) ? std::string(match[1]) : std::string();
+}
+
+// The OpName lines of the assembly |text|: the id each names ("x" for
+// `OpName %x "..."`) and the name it gives.
+inline std::map<std::string, std::string> ExplicitNames(const std::string& text) {
+  static const std::regex kOpName(R"re(^\s*OpName\s+%(\w+)\s+"([^"]*)")re");
+  std::map<std::string, std::string> names;
+  std::istringstream lines(text);
+  std::smatch match;
+  for (std::string line; std::getline(lines, line);) {
+    if (std::regex_search(line, match, kOpName)) names[match[1]] = match[2];
+  }
+  return names;
+}
+
+// `OpName %x "x"` for every id %x the assembly |text| defines and does not
+// name, unless |text| gives "x" to another id: with them the disassembly
+// and the tests name an id as the text spells it.
+inline std::string OpNamesOfUnnamedIds(const std::string& text) {
+  const std::map<std::string, std::string> explicit_names = ExplicitNames(text);
+  std::set<std::string> given;
+  for (const auto& [id, name] : explicit_names) given.insert(name);
+  std::string names;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    const std::string id = DefinedId(line);
+    if (!id.empty() && explicit_names.count(id) == 0 && given.insert(id).second) {
+      names += "OpName %" + id + " \"" + id + "\"\n";
+    }
+  }
+  return names;
+}
+
+// The module |text| with OpNamesOfUnnamedIds(|text|) at the end of its debug
+// section (before the first annotation, OpModuleProcessed, type or other
+// definition but OpExtInstImport and OpString).
+inline std::string WithOpNames(const std::string& text) {
+  static const std::regex kAfterNames(
+      R"(^\s*(Op(Member)?Decorate|OpDecorationGroup|OpGroup(Member)?Decorate|OpModuleProcessed|)"
+      R"(%\w+\s*=\s*Op(?!ExtInstImport\b|String\b)))");
+  std::istringstream lines(text);
+  std::string result;
+  bool inserted = false;
+  for (std::string line; std::getline(lines, line);) {
+    if (!inserted && std::regex_search(line, kAfterNames)) {
+      result += OpNamesOfUnnamedIds(text);
+      inserted = true;
+    }
+    result += line + "\n";
+  }
+  return inserted ? result : result + OpNamesOfUnnamedIds(text);
 }
 
 // True when |words| contains an instruction with |opcode|.

@@ -2,8 +2,9 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // What the uniformity tests on SPIR-V Kernel modules share: the common
-// types and constants, a module builder, and Kernel, which assembles,
-// validates and analyses one module and checks verdicts by OpName.
+// types and constants, a module builder that names every id the test
+// defines, and Kernel, which assembles, validates and analyses one module
+// and checks verdicts by name and by the `; EXPECT:` comments of its text.
 
 #ifndef TEST_ANALYSIS_UNIFORMITY_TEST_FIXTURE_H_
 #define TEST_ANALYSIS_UNIFORMITY_TEST_FIXTURE_H_
@@ -12,6 +13,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -63,9 +65,20 @@ constexpr char kTypesAndConstants[] = R"(OpDecorate %lid BuiltIn LocalInvocation
 %uint_m1 = OpConstant %uint 4294967295
 )";
 
+// The name the module KernelModule builds gives the id %|id| of |text|: its
+// OpName if |text| has one, else |id| itself.
+inline std::string NameOfId(const std::string& text, const std::string& id) {
+  const std::map<std::string, std::string> names = ExplicitNames(text);
+  auto found = names.find(id);
+  return found == names.end() ? id : found->second;
+}
+
 // A SPIR-V 1.2 Kernel module around |names_and_function|: its OpName lines
 // go to the debug section, everything else (one function, %f) after the
 // types and constants above. The kernel is the entry point |entry_name|.
+// Every id the text defines (`%x = ...`) is named "x" unless the text names
+// it itself or gives "x" to another id, so tests name values and blocks by
+// their ids and need OpName lines only for other names.
 inline std::string KernelModule(const std::string& entry_name,
                                 const std::string& names_and_function) {
   std::string names;
@@ -74,6 +87,7 @@ inline std::string KernelModule(const std::string& entry_name,
   for (std::string line; std::getline(lines, line);) {
     (line.rfind("OpName ", 0) == 0 ? names : function) += line + "\n";
   }
+  names += OpNamesOfUnnamedIds(names_and_function);
   return "; Version: 1.2\n"
          "OpCapability Addresses\n"
          "OpCapability Kernel\n"
@@ -109,7 +123,13 @@ inline const char* KindName(UniformityStep::Kind kind) {
   return "?";
 }
 
-// One analysed kernel; blocks and values are named by their OpName.
+// One analysed kernel; blocks and values are named by their OpName (their
+// id, see KernelModule). A line of the text may state its verdict in a
+// comment, `; EXPECT: divergent` (or uniform, subgroup, quad), the
+// convention of the GLSL corpora: on a line that defines a value, the
+// level of that value (ExpectValues); on an OpBranchConditional or
+// OpSwitch, the level of the branch of its block (ExpectBranches). The
+// constructor checks them.
 class Kernel {
  public:
   Kernel(const std::string& entry_name, const std::string& names_and_function)
@@ -127,7 +147,7 @@ class Kernel {
       if (inst.opcode() != spv::Op::OpName) continue;
       const uint32_t id = inst.GetSingleWordInOperand(0);
       const std::string name = inst.GetInOperand(1).AsString();
-      ids_[name] = id;
+      if (!ids_.emplace(name, id).second) ADD_FAILURE() << "two ids named \"" << name << "\"";
       names_[id] = name;
     }
     function_ = context_->module()->begin()->result_id();
@@ -137,6 +157,7 @@ class Kernel {
       return;
     }
     info_ = std::move(info).value();
+    ExpectAnnotatedVerdicts(names_and_function);
   }
 
   bool ok() const { return info_ != nullptr; }
@@ -248,6 +269,36 @@ class Kernel {
   }
 
  private:
+  // Checks the `; EXPECT: <level>` comments of |text| (see the class
+  // comment); a comment on any other line fails the test.
+  void ExpectAnnotatedVerdicts(const std::string& text) const {
+    static const std::regex kExpect(R"(;\s*EXPECT:\s*(\S+))");
+    static const std::regex kBranch(R"(^\s*(OpBranchConditional|OpSwitch)\b)");
+    std::string block;
+    std::istringstream lines(text);
+    std::smatch match;
+    for (std::string line; std::getline(lines, line);) {
+      const std::string id = DefinedId(line);
+      if (line.find("OpLabel") != std::string::npos && !id.empty()) block = id;
+      if (!std::regex_search(line, match, kExpect)) continue;
+      SCOPED_TRACE(line);
+      std::optional<Uniformity> level;
+      for (Uniformity candidate : {Uniformity::kUniform, Uniformity::kSubgroup, Uniformity::kQuad,
+                                   Uniformity::kDivergent}) {
+        if (match[1] == UniformityName(candidate)) level = candidate;
+      }
+      if (!level) {
+        ADD_FAILURE() << "unknown level in EXPECT";
+      } else if (!id.empty() && line.find("OpLabel") == std::string::npos) {
+        ExpectValues(*level, {NameOfId(text, id)});
+      } else if (std::regex_search(line, kBranch) && !block.empty()) {
+        ExpectBranches(*level, {NameOfId(text, block)});
+      } else {
+        ADD_FAILURE() << "EXPECT on a line that defines no value and is no branch";
+      }
+    }
+  }
+
   SpirvBinary binary_;
   std::unique_ptr<spvtools::opt::IRContext> context_;
   std::unique_ptr<UniformityInfo> info_;

@@ -197,6 +197,14 @@ PassRun RunPass(const std::string& pass_name, const std::string& assembly,
   return RunPass(pass_name, MustAssemble(assembly), std::move(options));
 }
 
+PassRun RunPassAndMatch(const std::string& pass_name, const std::string& assembly,
+                        const std::vector<std::string>& implicit_check_not,
+                        NonUniformPassOptions options) {
+  PassRun run = RunPass(pass_name, WithOpNames(assembly), std::move(options));
+  EXPECT_TRUE(FileCheck(assembly, run.disassembly, implicit_check_not));
+  return run;
+}
+
 SpirvBinary PassShader(const std::string& name) {
   const std::string path = std::string(SPIRV_CONV_TEST_DATA_DIR) + "/../../shaders/passes/" + name;
   Expected<SpirvBinary> binary = LoadSpirv(path, {});

@@ -23,6 +23,7 @@
 #include "spirv_conv/ir.h"
 #include "spirv_conv/nonuniform_passes.h"
 #include "spirv_conv/validate.h"
+#include "test/file_check.h"
 #include "test/test_util.h"
 
 namespace spirv_conv {
@@ -64,6 +65,16 @@ PassRun RunPass(const std::string& pass_name, const std::string& assembly,
                 NonUniformPassOptions options = {});
 PassRun RunPass(const std::string& pass_name, const SpirvBinary& binary,
                 NonUniformPassOptions options = {});
+
+// RunPass on |assembly| with its ids named (WithOpNames), then FileCheck
+// of the result's disassembly against the CHECK lines of |assembly|, as
+// SPIRV-Tools' SinglePassRunAndMatch: an id of the input reads as it is
+// written there, an id the pass made as its number (match it with a
+// FileCheck variable, `[[var:%\w+]]`). Each string of |implicit_check_not|
+// may appear only in lines a CHECK matches.
+PassRun RunPassAndMatch(const std::string& pass_name, const std::string& assembly,
+                        const std::vector<std::string>& implicit_check_not = {},
+                        NonUniformPassOptions options = {});
 
 // shaders/passes/|name| compiled by glslang (Vulkan 1.2, as `spirv-conv`
 // compiles GLSL).
