@@ -65,20 +65,8 @@ std::string Module(const std::string& names, const std::string& body) {
 // previous iteration left: divergent.
 TEST(MemorySsaPartial, WholeStoreThenPartialReadIgnoresLaterDivergentPartialStore) {
   const Kernel m("forward_lights", Module(R"(OpName %n "n"
-OpName %Header "Header"
-OpName %Body "Body"
-OpName %Skip "Skip"
-OpName %Work "Work"
-OpName %Flip "Flip"
-OpName %Flipped "Flipped"
-OpName %Latch "Latch"
-OpName %Exit "Exit"
-OpName %L "L"
-OpName %carried "carried"
-OpName %w "w"
 OpName %w_flip "w.flip"
 OpName %w_after "w.after"
-OpName %flipped "flipped"
 )",
                                           std::string(R"(%f = OpFunction %void None %fn1
 %n = OpFunctionParameter %uint
@@ -152,10 +140,6 @@ OpFunctionEnd
 // X = (x, x, x, x); X[0] = n; X and X[1] stay divergent.
 TEST(MemorySsaPartial, DivergentPartialStoreMakesLaterLoadsDivergent) {
   const Kernel m("partial_store", Module(R"(OpName %n "n"
-OpName %before "before"
-OpName %all "all"
-OpName %again "again"
-OpName %wall "wall"
 OpName %u_one "u.one"
 OpName %u_dyn "u.dyn"
 OpName %pudyn "pu.dyn"
@@ -238,14 +222,9 @@ OpFunctionEnd
 //   V = (n, n, n, n);  fresh = V[0];   // a strong definition again
 TEST(MemorySsaPartial, PartialStoreUnderDivergentControlFlowDivergesAtTheJoin) {
   const Kernel m("partial_store_in_branch", Module(R"(OpName %n "n"
-OpName %Entry "Entry"
-OpName %Then "Then"
-OpName %Merge "Merge"
 OpName %in_then "in.then"
 OpName %in_then_after "in.then.after"
-OpName %joined "joined"
 OpName %joined_x "joined.x"
-OpName %fresh "fresh"
 )",
                                                    std::string(R"(%f = OpFunction %void None %fn1
 %n = OpFunctionParameter %uint
@@ -288,11 +267,7 @@ OpFunctionEnd
 // inside the Break block the invocations there all stored 7.
 TEST(MemorySsaPartial, PartialStoreBeforeDivergentBreakDivergesAfterTheLoop) {
   const Kernel m("partial_store_break", Module(R"(OpName %n "n"
-OpName %Header "Header"
-OpName %Body "Body"
-OpName %Break "Break"
 OpName %in_break "in.break"
-OpName %after "after"
 )",
                                                std::string(R"(%f = OpFunction %void None %fn1
 %n = OpFunctionParameter %uint
@@ -385,14 +360,6 @@ OpFunctionEnd
 // after the loop are uniform.
 TEST(MemorySsaPartial, LoopCarriedUniformPartialUpdateStaysUniform) {
   const Kernel m("loop_carried", Module(R"(OpName %n "n"
-OpName %Header "Header"
-OpName %Body "Body"
-OpName %Exit "Exit"
-OpName %cur "cur"
-OpName %old "old"
-OpName %res "res"
-OpName %res0 "res0"
-OpName %late "late"
 )",
                                         std::string(R"(%f = OpFunction %void None %fn1
 %n = OpFunctionParameter %uint
@@ -441,9 +408,7 @@ OpFunctionEnd
 // uniform value in its iteration.
 TEST(MemorySsaPartial, PartialStoreInLoopWithDivergentExitIsTemporallyDivergent) {
   const Kernel m("temporal", Module(R"(OpName %n "n"
-OpName %Header "Header"
 OpName %in_loop "in.loop"
-OpName %out "out"
 )",
                                     std::string(R"(%f = OpFunction %void None %fn1
 %n = OpFunctionParameter %uint

@@ -21,16 +21,6 @@ using Kind = UniformityStep::Kind;
 //   end -> header <-> latch      header leaves on i < x (divergent exit)
 //          header -> exit
 constexpr char kCallAndLoop[] = R"(OpName %f "f"
-OpName %entry "entry"
-OpName %x "x"
-OpName %c "c"
-OpName %then "then"
-OpName %call "call"
-OpName %header "header"
-OpName %helper "helper"
-OpName %p "p"
-OpName %hb "hb"
-OpName %q "q"
 %f = OpFunction %void None %fn0
 %entry = OpLabel
 %v = OpLoad %v3ulong %lid
@@ -115,13 +105,6 @@ TEST(UniformityExplainTest, CycleNamesTheBranchOfItsDivergentExit) {
 // (a regression test: the walk must not read the node table at kNoNode
 // here).
 constexpr char kCounterInVariable[] = R"(OpName %f "f"
-OpName %n "n"
-OpName %x "x"
-OpName %more "more"
-OpName %after "after"
-OpName %done "done"
-OpName %header "header"
-OpName %exit "exit"
 %ptr_Function_uint = OpTypePointer Function %uint
 %f = OpFunction %void None %fn0
 %entry = OpLabel

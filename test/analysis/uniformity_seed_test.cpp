@@ -46,21 +46,11 @@ using namespace ::spirv_conv::test;  // NOLINT: the shared fixture
 //        Exit            uses i.next (temporal) and inv (invariant)
 TEST(UniformitySeed, NaturalLoop) {
   const Kernel m("natural_loop", R"(
-OpName %n "n"
-OpName %Entry "Entry"
-OpName %tid "tid"
-OpName %H "H"
-OpName %i "i"
 OpName %h_cond "h.cond"
-OpName %B "B"
 OpName %b_val "b.val"
-OpName %L "L"
 OpName %l_phi "l.phi"
 OpName %i_next "i.next"
-OpName %inv "inv"
 OpName %l_cond "l.cond"
-OpName %Exit "Exit"
-OpName %count "count"
 OpName %inv_use "inv.use"
 %f = OpFunction %void None %fn1
 %n = OpFunctionParameter %uint
@@ -150,21 +140,13 @@ OpFunctionEnd
 //     Exit
 TEST(UniformitySeed, BothDivergedNestedIrreducibleCycles) {
   const Kernel m("both_diverged_nested", R"(
-OpName %n "n"
-OpName %Entry "Entry"
-OpName %tid "tid"
 OpName %e_cond "e.cond"
-OpName %P "P"
 OpName %p_phi "p.phi"
 OpName %p_inv "p.inv"
-OpName %Q "Q"
 OpName %q_cond "q.cond"
-OpName %R "R"
 OpName %r_phi "r.phi"
-OpName %S "S"
 OpName %s_phi "s.phi"
 OpName %s_cond "s.cond"
-OpName %Exit "Exit"
 OpName %exit_val "exit.val"
 OpName %exit_inv "exit.inv"
 %f = OpFunction %void None %fn1
@@ -262,23 +244,15 @@ OpFunctionEnd
 )";
 
 constexpr char kClosedPathNames[] = R"(
-OpName %n "n"
-OpName %Entry "Entry"
-OpName %tid "tid"
 OpName %e_uni "e.uni"
-OpName %P "P"
 OpName %p_phi "p.phi"
 OpName %p_inv "p.inv"
-OpName %Q "Q"
 OpName %q_cond "q.cond"
-OpName %R "R"
 OpName %r_phi "r.phi"
 OpName %r_val "r.val"
-OpName %S "S"
 OpName %s_phi "s.phi"
 OpName %s_next "s.next"
 OpName %s_cond "s.cond"
-OpName %Exit "Exit"
 OpName %exit_use "exit.use"
 %f = OpFunction %void None %fn1
 %n = OpFunctionParameter %uint
@@ -351,21 +325,13 @@ TEST(UniformitySeed, DivergentBranchInIrreducibleCycleWithHeadersRAndS) {
 //           Exit     S branches on p.next < n (uniform)
 TEST(UniformitySeed, ClosedPathWithoutDivergedEntryIsMConverged) {
   const Kernel m("closed_path_no_entry_r", R"(
-OpName %n "n"
-OpName %Entry "Entry"
-OpName %tid "tid"
-OpName %P "P"
 OpName %p_phi "p.phi"
 OpName %p_inv "p.inv"
-OpName %Q "Q"
 OpName %q_cond "q.cond"
-OpName %R "R"
 OpName %r_val "r.val"
-OpName %S "S"
 OpName %s_phi "s.phi"
 OpName %p_next "p.next"
 OpName %s_cond "s.cond"
-OpName %Exit "Exit"
 OpName %exit_use "exit.use"
 %f = OpFunction %void None %fn1
 %n = OpFunctionParameter %uint
@@ -434,22 +400,14 @@ OpFunctionEnd
 //
 // Both hierarchies of the document's figure: P the header, or R the header.
 constexpr char kDivergedOutsideNames[] = R"(
-OpName %n "n"
-OpName %Entry "Entry"
-OpName %tid "tid"
 OpName %e_div "e.div"
-OpName %P "P"
 OpName %p_phi "p.phi"
 OpName %p_inv "p.inv"
-OpName %Q "Q"
 OpName %q_uni "q.uni"
-OpName %R "R"
 OpName %r_phi "r.phi"
-OpName %S "S"
 OpName %s_phi "s.phi"
 OpName %s_inv "s.inv"
 OpName %s_uni "s.uni"
-OpName %Exit "Exit"
 OpName %exit_use "exit.use"
 OpName %exit_inv "exit.inv"
 %f = OpFunction %void None %fn1
@@ -536,22 +494,14 @@ TEST(UniformitySeed, DivergedPathsReachingCycleWithHeaderR) {
 //       Exit
 TEST(UniformitySeed, ReducibleCycleReachedByDivergedPaths) {
   const Kernel m("reducible_cycle", R"(
-OpName %n "n"
-OpName %Entry "Entry"
-OpName %tid "tid"
 OpName %e_div "e.div"
-OpName %A "A"
 OpName %a_val "a.val"
-OpName %B "B"
 OpName %b_val "b.val"
-OpName %H "H"
 OpName %h_phi "h.phi"
 OpName %h_inv "h.inv"
-OpName %L "L"
 OpName %h_next "h.next"
 OpName %l_val "l.val"
 OpName %l_uni "l.uni"
-OpName %Exit "Exit"
 OpName %exit_inv "exit.inv"
 OpName %exit_div "exit.div"
 %f = OpFunction %void None %fn1
