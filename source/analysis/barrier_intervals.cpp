@@ -89,6 +89,12 @@ class IntervalWalk {
         if (MayWrite(r, variable)) return false;
       }
       if (stopped) continue;
+      // Past a return the interval goes on in the caller, whose writes
+      // after the call this walk does not see (workgroup_flag_read_in_helper.comp).
+      const spv::Op last = body_.rows[body_.block_start[b + 1] - 1].opcode;
+      if (!entry_point && (last == spv::Op::OpReturn || last == spv::Op::OpReturnValue)) {
+        return false;
+      }
       for (uint32_t s : model_.blocks.cfg.successors[b]) {
         if (scanned_forward[s]) continue;
         scanned_forward[s] = 1;

@@ -37,7 +37,8 @@ bool IsWorkgroupMemoryBarrier(const ModuleIndex& index, const spvtools::opt::Ins
 // The nodes of |model|'s loads from Workgroup variables that no write can
 // race with (see above). |entry_point|: the function is an entry point, so
 // its start begins an interval; elsewhere an interval may reach into the
-// caller and only loads with barriers on every path back to them qualify.
+// caller at either end, and only loads with barriers on every path back to
+// them and on every path on to a return qualify.
 std::unordered_set<uint32_t> BarrierSeparatedLoads(const FunctionModel& model,
                                                    const ModuleWrites& writes, bool entry_point);
 

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <set>
 
 namespace spirv_conv {
 namespace analysis {
@@ -37,6 +38,30 @@ namespace {
 using spvtools::opt::Instruction;
 
 bool IsKill(spv::Op op) { return op == spv::Op::OpKill || op == spv::Op::OpTerminateInvocation; }
+
+// The member |pointer| points to when it is an access chain into |base| with
+// one constant index; nullopt otherwise.
+std::optional<uint32_t> MemberOf(const ModuleIndex& index, uint32_t pointer, uint32_t base) {
+  const Instruction* chain = index.Def(pointer);
+  if (chain == nullptr || (chain->opcode() != spv::Op::OpAccessChain &&
+                           chain->opcode() != spv::Op::OpInBoundsAccessChain)) {
+    return std::nullopt;
+  }
+  if (chain->NumInOperands() != 2 || InOperandWord(*chain, 0) != base) return std::nullopt;
+  const Instruction* constant = index.Def(InOperandWord(*chain, 1));
+  if (constant == nullptr || constant->opcode() != spv::Op::OpConstant) return std::nullopt;
+  return InOperandWord(*constant, 0);
+}
+
+// The members of the struct |pointer| points to; 0 for other pointees.
+size_t MemberCount(const ModuleIndex& index, uint32_t pointer) {
+  const Instruction* def = index.Def(pointer);
+  const Instruction* type = def == nullptr ? nullptr : index.Def(def->type_id());
+  if (type == nullptr || type->opcode() != spv::Op::OpTypePointer) return 0;
+  const Instruction* pointee = index.Def(InOperandWord(*type, 1));
+  return pointee != nullptr && pointee->opcode() == spv::Op::OpTypeStruct ? pointee->NumInOperands()
+                                                                          : 0;
+}
 
 }  // namespace
 
@@ -343,16 +368,38 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
           for (uint32_t a = 1; a < ids.size(); ++a) {
             const uint32_t arg = ids[a];
             if (!index.IsPointer(arg)) continue;
-            // The store that fills an argument temporary right before the
-            // call, in the same block (glslang -O0 passes every argument so).
+            // The stores that fill an argument temporary right before the
+            // call, in the same block (glslang -O0 passes every argument
+            // so): one of the whole variable, or one per member of a struct
+            // through an access chain of one constant index.
+            std::vector<ArgumentStoreIds> found;
+            std::set<uint32_t> members;
+            bool whole = false;
             for (uint32_t back = r; back-- > rows_of(b).first;) {
               const FunctionBody::Row& prior = body->rows[back];
               const CompressedLists::Range prior_ids = body->in_ids[back];
               if (prior.opcode == spv::Op::OpStore && prior_ids[0] == arg) {
-                argument_store_ids.push_back({call, a - 1, arg, prior_ids[1]});
+                found.push_back({call, a - 1, arg, prior_ids[1]});
+                whole = true;
                 break;
               }
+              if (prior.opcode == spv::Op::OpStore) {
+                const std::optional<uint32_t> member = MemberOf(index, prior_ids[0], arg);
+                if (member) {
+                  found.push_back({call, a - 1, arg, prior_ids[1]});
+                  members.insert(*member);
+                  continue;
+                }
+              }
+              if ((prior.opcode == spv::Op::OpAccessChain ||
+                   prior.opcode == spv::Op::OpInBoundsAccessChain) &&
+                  MemberOf(index, prior.result_id, arg)) {
+                continue;
+              }
               if (std::find(prior_ids.begin(), prior_ids.end(), arg) != prior_ids.end()) break;
+            }
+            if (whole || (!members.empty() && members.size() == MemberCount(index, arg))) {
+              argument_store_ids.insert(argument_store_ids.end(), found.begin(), found.end());
             }
             MemoryWrite w;
             w.block = b;
@@ -406,23 +453,25 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
     m.writes[i].address = m.NodeOf(pointer);
     if (value != 0) m.writes[i].value = m.NodeOf(value);
   }
-  // An argument temporary is what its store put there when that store and
-  // the call are the variable's only writes: no other store, no other call
-  // handed it (mip_store_helper_arg.comp).
+  // An argument temporary is what its stores put there when they and the
+  // call are the variable's only writes: no other store, no other call
+  // handed it (mip_store_helper_arg.comp, struct_argument_members.frag).
   if (!argument_store_ids.empty()) {
     std::unordered_map<uint32_t, uint32_t> writes_of;  // Function variable -> writes
     for (const MemoryWrite& w : m.writes) {
       if (w.root.kind != PointerRoot::Kind::kVariable) continue;
       ++writes_of[w.root.id];
     }
+    std::map<std::pair<uint32_t, uint32_t>, uint32_t> stores_of;  // (call, argument) -> stores
+    for (const ArgumentStoreIds& a : argument_store_ids) ++stores_of[{a.call, a.argument}];
     for (const ArgumentStoreIds& a : argument_store_ids) {
       const Instruction* variable = index.Def(a.variable);
       if (variable->opcode() != spv::Op::OpVariable ||
           InOperandWord(*variable, 0) != uint32_t(spv::StorageClass::Function) ||
-          writes_of[a.variable] != 2) {
+          writes_of[a.variable] != stores_of[{a.call, a.argument}] + 1) {
         continue;
       }
-      m.argument_stores[{a.call, a.argument}] = m.NodeOf(a.value);
+      m.argument_stores[{a.call, a.argument}].push_back(m.NodeOf(a.value));
     }
   }
 
@@ -507,8 +556,10 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
         // The value stored to an argument temporary is read by the call.
         if (rule == Rule::kCall && !m.argument_stores.empty()) {
           auto stored = m.argument_stores.find({self, static_cast<uint32_t>(i - 1)});
-          if (stored != m.argument_stores.end() && stored->second != kNoNode) {
-            m.operands.Add(stored->second);
+          if (stored != m.argument_stores.end()) {
+            for (uint32_t value : stored->second) {
+              if (value != kNoNode) m.operands.Add(value);
+            }
           }
         }
       }

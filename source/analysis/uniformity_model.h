@@ -162,10 +162,11 @@ struct FunctionModel {
   std::vector<char> may_end_invocation;  // per block: a call that may kill
   std::vector<char> kills;               // per block: ends in OpKill etc.
   std::vector<MemoryWrite> writes;
-  // (call node, argument index) -> node of the value an argument temporary
-  // holds at the call (kNoNode: a module-level value, uniform): stored
-  // right before the call in its block, and written nowhere else.
-  std::map<std::pair<uint32_t, uint32_t>, uint32_t> argument_stores;
+  // (call node, argument index) -> nodes of the values an argument
+  // temporary holds at the call (kNoNode: a module-level value, uniform):
+  // stored right before the call in its block, whole or member by member
+  // (glslang copies a struct so for SPIR-V 1.0-1.3), and written nowhere else.
+  std::map<std::pair<uint32_t, uint32_t>, std::vector<uint32_t>> argument_stores;
   // Loads from Workgroup memory no write can race with (barrier_intervals.h).
   std::unordered_set<uint32_t> barrier_separated_loads;
   std::vector<const Cycle*> cycles;  // parents before children

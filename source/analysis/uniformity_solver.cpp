@@ -307,7 +307,9 @@ Uniformity FunctionState::Evaluate(uint32_t n, SolverHost& host, Reason* why) {
           Uniformity pointee = kU;
           auto stored = model_.argument_stores.find({n, a - 1});
           if (stored != model_.argument_stores.end()) {
-            if (stored->second != kNoNode) pointee = UseLevel(stored->second, block);
+            for (uint32_t value : stored->second) {
+              if (value != kNoNode) pointee = Join(pointee, UseLevel(value, block));
+            }
           } else {
             const PointerRoot root = FindRoot(*model_.index, inst->GetSingleWordInOperand(a));
             if (root.kind != PointerRoot::Kind::kUnknown) {

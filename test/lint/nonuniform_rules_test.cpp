@@ -186,5 +186,56 @@ TEST(NonUniformRulesTest, UniformIndexWithoutNonUniformIsFine) {
   ExpectFindings(LintShader(Bindless("", "", SampleTextures("%uniform_idx"))), {});
 }
 
+// glslang copies a struct argument into its Function temporary member by
+// member when the source's layout differs (a uniform block's struct) and the
+// target has no OpCopyLogical (SPIR-V 1.0-1.3). Each member holds what the
+// caller stored right before the call, so the callee's index has the level
+// of the stored members, also where the stores run in non-uniform control
+// flow (after the discard).
+constexpr char kStructArgument[] = R"(#version 450
+struct Data { uint idx; float pad; };
+layout(binding = 0) uniform U { Data data[2]; } u;
+layout(binding = 1) uniform sampler2D texs[4];
+layout(location = 0) in vec2 uv;
+layout(location = 1) flat in uint per_pixel;
+layout(location = 2) in float clip;
+layout(location = 0) out vec4 o;
+vec4 shade(in Data d) { return textureLod(texs[d.idx], uv, 0.0); }
+void main() {
+  if (clip > 0.0) discard;
+  o = shade(u.data[INDEX]);
+}
+)";
+
+std::vector<Finding> LintStructArgument(const std::string& index) {
+  std::string glsl = kStructArgument;
+  glsl.replace(glsl.find("INDEX"), 5, index);
+  LoadOptions options;
+  options.target_env = SPV_ENV_VULKAN_1_0;
+  Expected<SpirvBinary> binary = LoadSpirvFromBytes("struct_argument.frag", glsl, options);
+  if (!binary.ok()) {
+    ADD_FAILURE() << binary.error().message;
+    return {};
+  }
+  EXPECT_TRUE(test::HasOpcode(binary->words, uint32_t(spv::Op::OpCompositeExtract)))
+      << "glslang no longer copies the struct member by member";
+  auto context = BuildIrContext(*binary);
+  auto info = UniformityInfo::Compute(context->get());
+  if (!info.ok()) {
+    ADD_FAILURE() << info.error().message;
+    return {};
+  }
+  return Lint(**context, **info, {});
+}
+
+TEST(NonUniformRulesTest, StructArgumentCopiedMemberByMemberFromUniformData) {
+  ExpectFindings(LintStructArgument("1"), {});
+}
+
+TEST(NonUniformRulesTest, StructArgumentCopiedMemberByMemberFromPerPixelData) {
+  ExpectFindings(LintStructArgument("per_pixel & 1u"),
+                 {{kMissing, Severity::kError, "OpImageSampleExplicitLod"}});
+}
+
 }  // namespace
 }  // namespace spirv_conv
