@@ -14,8 +14,13 @@
 //   inside divergent control flow. This is the waterfall idiom, though:
 //   `subgroupBroadcastFirst(x) == x` (and subgroupElect()) tests the first
 //   active invocation, and the lint does not count those rejoins
-//   (subgroup-op-after-rejoin.md, "What is not a rejoin"). So
-//   subgroupBroadcastFirst(), subgroupAdd() and subgroupElect() are notes.
+//   (subgroup-op-after-rejoin.md, "What is not a rejoin"). So subgroupAdd()
+//   and subgroupElect() are notes: they cover the invocations holding the
+//   key among those present, which the note names.
+// - subgroupBroadcastFirst(key), compared with key, is set-agnostic
+//   (subgroup-op-divergent-cf.md, "Set-agnostic operations"): it picks the
+//   key of one of whichever invocations are present, and the loop serves
+//   that key and goes around for the rest, correct for any set: no finding.
 // - subgroupAdd() after the loop: the loop was entered in uniform control
 //   flow and every invocation leaves it through its merge, so control flow
 //   is uniform there again: no finding.
@@ -42,7 +47,7 @@ void main()
     uint key = s.x % BINS;
     bool done = false;
     while (!done) {
-        uint first = subgroupBroadcastFirst(key);                         // EXPECT: subgroup-op-divergent-cf note EXPECT-NOT: subgroup-op-after-rejoin
+        uint first = subgroupBroadcastFirst(key);                         // EXPECT-NOT: subgroup-op-divergent-cf, subgroup-op-after-rejoin
         if (first == key) {
             uint sum = subgroupAdd(s.y);                                  // EXPECT: subgroup-op-divergent-cf note EXPECT-NOT: subgroup-op-after-rejoin
             if (subgroupElect()) {                                        // EXPECT: subgroup-op-divergent-cf note EXPECT-NOT: subgroup-op-after-rejoin

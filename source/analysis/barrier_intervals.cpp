@@ -28,128 +28,310 @@ bool IsWorkgroupMemoryBarrier(const ModuleIndex& index, const spvtools::opt::Ins
 
 namespace {
 
-// One function's instructions as rows, with what each means for variable
-// |variable|'s interval: a barrier, a write to it, or neither.
+bool IsReturn(spv::Op op) { return op == spv::Op::OpReturn || op == spv::Op::OpReturnValue; }
+
+// The module's functions as rows, with what each row means for a Workgroup
+// variable's interval: a barrier, a write to the variable, or neither.
 class IntervalWalk {
  public:
-  IntervalWalk(const FunctionModel& model, const FunctionBody& body, const ModuleWrites& writes)
-      : model_(model), body_(body), writes_(writes) {
-    for (const MemoryWrite& w : model.writes) writes_at_[w.inst].push_back(&w);
-    const ModuleIndex& index = *model.index;
-    for (uint32_t r = 0; r < body.rows.size(); ++r) {
-      if (IsWorkgroupMemoryBarrier(index, *body.rows[r].inst)) barrier_rows_.insert(r);
+  IntervalWalk(const ModuleWrites::Models& models, const ModuleWrites& writes,
+               const std::unordered_set<uint32_t>& entry_points)
+      : writes_(writes) {
+    for (const auto& [id, model] : models) {
+      const FunctionBody* body = model->index->Body(model->function);
+      if (body == nullptr) continue;
+      index_of_[id] = static_cast<uint32_t>(functions_.size());
+      Function& f = functions_.emplace_back();
+      f.model = model.get();
+      f.body = body;
+      f.entry_point = entry_points.count(id) != 0;
+      for (const MemoryWrite& w : model->writes) f.writes_at[w.inst].push_back(&w);
+      for (uint32_t r = 0; r < body->rows.size(); ++r) {
+        if (IsWorkgroupMemoryBarrier(*model->index, *body->rows[r].inst)) f.barrier_rows.insert(r);
+      }
+      any_barrier_ |= !f.barrier_rows.empty();
     }
+    for (uint32_t fi = 0; fi < functions_.size(); ++fi) {
+      const FunctionBody& body = *functions_[fi].body;
+      for (uint32_t b = 0; b < body.blocks(); ++b) {
+        for (uint32_t r = body.block_start[b] + 1; r < body.block_start[b + 1]; ++r) {
+          if (body.rows[r].opcode != spv::Op::OpFunctionCall) continue;
+          auto callee = index_of_.find(InOperandWord(*body.rows[r].inst, 0));
+          if (callee != index_of_.end())
+            functions_[callee->second].call_sites.push_back({fi, b, r});
+        }
+      }
+    }
+    FindBarrierFunctions();
   }
 
-  bool HasBarriers() const { return !barrier_rows_.empty(); }
+  bool AnyBarrier() const { return any_barrier_; }
+  uint32_t IndexOf(uint32_t function) const { return index_of_.at(function); }
 
-  // Whether no instruction in the interval around row |load| may write
-  // |variable|. |entry_point|: the function's start begins an interval.
-  bool Separated(uint32_t load_block, uint32_t load_row, uint32_t variable, bool entry_point) {
-    // Back to the interval's starts: (block, row of the barrier) or the
-    // function's start (block 0, row of its label).
-    std::vector<std::pair<uint32_t, uint32_t>> starts;
-    std::vector<char> scanned_back(body_.blocks(), 0);
-    std::vector<std::pair<uint32_t, uint32_t>> back{{load_block, load_row}};  // scan rows < row
+  // Whether no instruction in the interval around row |load_row| of
+  // function |fi| may write |variable|.
+  bool Separated(uint32_t fi, uint32_t load_block, uint32_t load_row, uint32_t variable) {
+    // Back to the interval's starts: a barrier row (or the row of a call
+    // that executes one) or an entry point's start. At a function's start
+    // the interval goes on before each call of it.
+    std::vector<Position> starts;
+    std::unordered_set<uint64_t> seen_back;
+    std::vector<Position> back{{fi, load_block, load_row}};  // scan rows < row
     while (!back.empty()) {
-      auto [b, row] = back.back();
+      const Position at = back.back();
       back.pop_back();
+      const Function& f = functions_[at.function];
+      const FunctionBody& body = *f.body;
       bool found = false;
-      for (uint32_t r = row; r-- > body_.block_start[b] + 1;) {
-        if (barrier_rows_.count(r)) {
-          starts.emplace_back(b, r);
+      for (uint32_t r = at.row; r-- > body.block_start[at.block] + 1;) {
+        if (EndsInterval(f, r)) {
+          // What a barrier-executing callee writes after its last barrier
+          // belongs to this interval.
+          const Function* callee = Callee(f, r);
+          if (callee != nullptr && WritesAfterLastBarrier(*callee, variable)) return false;
+          starts.push_back({at.function, at.block, r});
           found = true;
           break;
         }
       }
       if (found) continue;
-      const CompressedLists::Range preds = model_.graph->predecessors[b];
-      if (b == 0) {
-        if (!entry_point) return false;  // the interval reaches into the caller
-        starts.emplace_back(0, body_.block_start[0]);
+      if (at.block == 0) {
+        if (f.entry_point) starts.push_back({at.function, 0, body.block_start[0]});
+        if (!f.entry_point && f.call_sites.empty()) return false;  // called from nowhere known
+        for (const Position& site : f.call_sites) {
+          if (seen_back.insert(Key(site)).second) back.push_back(site);
+        }
       }
-      for (uint32_t p : preds) {
-        if (scanned_back[p]) continue;
-        scanned_back[p] = 1;
-        back.emplace_back(p, body_.block_start[p + 1]);
+      for (uint32_t p : f.model->graph->predecessors[at.block]) {
+        const Position end{at.function, p, body.block_start[p + 1]};
+        if (seen_back.insert(Key(end)).second) back.push_back(end);
       }
     }
-    // Forward from each start to the next barriers.
-    std::vector<char> scanned_forward(body_.blocks(), 0);
-    std::vector<std::pair<uint32_t, uint32_t>> forward = starts;  // scan rows > row
+    // Forward from each start to the next barriers. Past a return the
+    // interval goes on after each call of the function
+    // (workgroup_flag_read_in_helper.comp).
+    std::unordered_set<uint64_t> seen_forward;
+    std::vector<Position> forward = starts;  // scan rows > row
     while (!forward.empty()) {
-      auto [b, row] = forward.back();
+      const Position at = forward.back();
       forward.pop_back();
+      const Function& f = functions_[at.function];
+      const FunctionBody& body = *f.body;
       bool stopped = false;
-      for (uint32_t r = row + 1; r < body_.block_start[b + 1]; ++r) {
-        if (barrier_rows_.count(r)) {
+      for (uint32_t r = at.row + 1; r < body.block_start[at.block + 1]; ++r) {
+        if (EndsInterval(f, r)) {
+          // And what it writes before its first barrier.
+          const Function* callee = Callee(f, r);
+          if (callee != nullptr && WritesBeforeFirstBarrier(*callee, variable)) return false;
           stopped = true;
           break;
         }
-        if (MayWrite(r, variable)) return false;
+        if (MayWrite(f, r, variable)) return false;
       }
       if (stopped) continue;
-      // Past a return the interval goes on in the caller, whose writes
-      // after the call this walk does not see (workgroup_flag_read_in_helper.comp).
-      const spv::Op last = body_.rows[body_.block_start[b + 1] - 1].opcode;
-      if (!entry_point && (last == spv::Op::OpReturn || last == spv::Op::OpReturnValue)) {
-        return false;
+      if (IsReturn(body.rows[body.block_start[at.block + 1] - 1].opcode) && !f.entry_point) {
+        if (f.call_sites.empty()) return false;
+        for (const Position& site : f.call_sites) {
+          if (seen_forward.insert(Key(site)).second) forward.push_back(site);
+        }
       }
-      for (uint32_t s : model_.blocks.cfg.successors[b]) {
-        if (scanned_forward[s]) continue;
-        scanned_forward[s] = 1;
-        forward.emplace_back(s, body_.block_start[s]);
+      for (uint32_t s : f.model->blocks.cfg.successors[at.block]) {
+        const Position begin{at.function, s, body.block_start[s]};
+        if (seen_forward.insert(Key(begin)).second) forward.push_back(begin);
       }
     }
     return true;
   }
 
  private:
-  bool MayWrite(uint32_t row, uint32_t variable) const {
-    const FunctionBody::Row& r = body_.rows[row];
-    if (r.opcode == spv::Op::OpFunctionCall &&
-        writes_.MayWrite(InOperandWord(*r.inst, 0), variable)) {
+  // A row of a function: its block and the row itself.
+  struct Position {
+    uint32_t function;
+    uint32_t block;
+    uint32_t row;
+  };
+  static uint64_t Key(const Position& p) { return (uint64_t(p.function) << 32) | p.row; }
+
+  struct Function {
+    const FunctionModel* model = nullptr;
+    const FunctionBody* body = nullptr;
+    bool entry_point = false;
+    // Every path from its start to a return executes a workgroup barrier.
+    bool barrier_on_every_path = false;
+    std::unordered_map<const spvtools::opt::Instruction*, std::vector<const MemoryWrite*>>
+        writes_at;
+    std::unordered_set<uint32_t> barrier_rows;
+    std::vector<Position> call_sites;  // the OpFunctionCall rows calling it
+  };
+
+  // The callee of row |r| of |f| when the row is a call to a function of
+  // the module, else null.
+  const Function* Callee(const Function& f, uint32_t r) const {
+    const FunctionBody::Row& row = f.body->rows[r];
+    if (row.opcode != spv::Op::OpFunctionCall) return nullptr;
+    auto found = index_of_.find(InOperandWord(*row.inst, 0));
+    return found == index_of_.end() ? nullptr : &functions_[found->second];
+  }
+
+  // Row |r| of |f| separates what comes before it from what comes after: a
+  // barrier, or a call of a function that executes one on every path
+  // (void sync() { barrier(); }), whose writes before its first and after
+  // its last barrier belong to the intervals on either side.
+  bool EndsInterval(const Function& f, uint32_t r) const {
+    if (f.barrier_rows.count(r)) return true;
+    const Function* callee = Callee(f, r);
+    return callee != nullptr && callee->barrier_on_every_path;
+  }
+
+  // Some path from |g|'s start may write |variable| before an interval end.
+  bool WritesBeforeFirstBarrier(const Function& g, uint32_t variable) {
+    return Memo(&head_writes_, g, variable, [&] {
+      return WritesOnTheWay(g, variable, {{0, g.body->block_start[0]}});
+    });
+  }
+
+  // Some path from one of |g|'s interval ends may write |variable| before
+  // the next one or a return.
+  bool WritesAfterLastBarrier(const Function& g, uint32_t variable) {
+    return Memo(&tail_writes_, g, variable, [&] {
+      std::vector<std::pair<uint32_t, uint32_t>> ends;
+      const FunctionBody& body = *g.body;
+      for (uint32_t b = 0; b < body.blocks(); ++b) {
+        for (uint32_t r = body.block_start[b] + 1; r < body.block_start[b + 1]; ++r) {
+          if (!EndsInterval(g, r)) continue;
+          const Function* callee = Callee(g, r);
+          if (callee != nullptr && WritesAfterLastBarrier(*callee, variable)) return true;
+          ends.emplace_back(b, r);
+        }
+      }
+      return WritesOnTheWay(g, variable, ends);
+    });
+  }
+
+  // Some path of |g| from one of |from| (block, row; scanning the rows
+  // after it) to the next interval end or a return may write |variable|.
+  bool WritesOnTheWay(const Function& g, uint32_t variable,
+                      std::vector<std::pair<uint32_t, uint32_t>> from) {
+    const FunctionBody& body = *g.body;
+    std::vector<char> seen(body.blocks(), 0);
+    while (!from.empty()) {
+      const auto [b, row] = from.back();
+      from.pop_back();
+      bool stopped = false;
+      for (uint32_t r = row + 1; r < body.block_start[b + 1] && !stopped; ++r) {
+        if (EndsInterval(g, r)) {
+          const Function* callee = Callee(g, r);
+          if (callee != nullptr && WritesBeforeFirstBarrier(*callee, variable)) return true;
+          stopped = true;
+        } else if (MayWrite(g, r, variable)) {
+          return true;
+        }
+      }
+      if (stopped) continue;
+      for (uint32_t s : g.model->blocks.cfg.successors[b]) {
+        if (!seen[s]) seen[s] = 1, from.emplace_back(s, body.block_start[s]);
+      }
+    }
+    return false;
+  }
+
+  // |compute|'s answer for (|g|, |variable|), computed once; a call cycle
+  // back to a question being answered counts as a write.
+  template <typename Compute>
+  bool Memo(std::unordered_map<uint64_t, char>* memo, const Function& g, uint32_t variable,
+            Compute compute) {
+    const uint64_t key = (uint64_t(&g - functions_.data()) << 32) | variable;
+    auto [it, inserted] = memo->emplace(key, 2);
+    if (!inserted) return it->second != 0;
+    const bool writes = compute();
+    (*memo)[key] = writes ? 1 : 0;
+    return writes;
+  }
+
+  bool MayWrite(const Function& f, uint32_t r, uint32_t variable) const {
+    const FunctionBody::Row& row = f.body->rows[r];
+    if (row.opcode == spv::Op::OpFunctionCall &&
+        writes_.MayWrite(InOperandWord(*row.inst, 0), variable)) {
       return true;
     }
-    auto found = writes_at_.find(r.inst);
-    if (found == writes_at_.end()) return false;
+    auto found = f.writes_at.find(row.inst);
+    if (found == f.writes_at.end()) return false;
     for (const MemoryWrite* w : found->second) {
       if (writes_.MayWrite(*w, variable)) return true;
     }
     return false;
   }
 
-  const FunctionModel& model_;
-  const FunctionBody& body_;
+  // barrier_on_every_path for every function: the least fixed point, so a
+  // function in a call cycle counts only through barriers it reaches.
+  void FindBarrierFunctions() {
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (Function& f : functions_) {
+        if (f.barrier_on_every_path || ReturnsWithoutBarrier(f)) continue;
+        f.barrier_on_every_path = changed = true;
+      }
+    }
+  }
+
+  // Some path from |f|'s start reaches a return without a barrier.
+  bool ReturnsWithoutBarrier(const Function& f) const {
+    const FunctionBody& body = *f.body;
+    std::vector<char> seen(body.blocks(), 0);
+    std::vector<uint32_t> work{0};
+    seen[0] = 1;
+    while (!work.empty()) {
+      const uint32_t b = work.back();
+      work.pop_back();
+      bool blocked = false;
+      for (uint32_t r = body.block_start[b] + 1; r < body.block_start[b + 1] && !blocked; ++r) {
+        const Function* callee = Callee(f, r);
+        blocked = f.barrier_rows.count(r) || (callee != nullptr && callee->barrier_on_every_path);
+      }
+      if (blocked) continue;
+      if (IsReturn(body.rows[body.block_start[b + 1] - 1].opcode)) return true;
+      for (uint32_t s : f.model->blocks.cfg.successors[b]) {
+        if (!seen[s]) seen[s] = 1, work.push_back(s);
+      }
+    }
+    return false;
+  }
+
   const ModuleWrites& writes_;
-  std::unordered_map<const spvtools::opt::Instruction*, std::vector<const MemoryWrite*>> writes_at_;
-  std::unordered_set<uint32_t> barrier_rows_;
+  std::vector<Function> functions_;
+  std::unordered_map<uint32_t, uint32_t> index_of_;
+  std::unordered_map<uint64_t, char> head_writes_;  // (function, variable) -> 0 or 1
+  std::unordered_map<uint64_t, char> tail_writes_;
+  bool any_barrier_ = false;
 };
 
 }  // namespace
 
-std::unordered_set<uint32_t> BarrierSeparatedLoads(const FunctionModel& model,
-                                                   const ModuleWrites& writes, bool entry_point) {
-  std::unordered_set<uint32_t> separated;
-  const FunctionBody* body = model.index->Body(model.function);
-  if (body == nullptr) return separated;
+std::unordered_map<uint32_t, std::unordered_set<uint32_t>> BarrierSeparatedLoads(
+    const ModuleWrites::Models& models, const ModuleWrites& writes,
+    const std::unordered_set<uint32_t>& entry_points) {
+  std::unordered_map<uint32_t, std::unordered_set<uint32_t>> separated;
   std::unique_ptr<IntervalWalk> walk;
-  for (uint32_t b = 0; b < body->blocks(); ++b) {
-    for (uint32_t r = body->block_start[b] + 1; r < body->block_start[b + 1]; ++r) {
-      const FunctionBody::Row& row = body->rows[r];
-      if (row.opcode != spv::Op::OpLoad) continue;
-      const uint32_t n = model.NodeOf(row.result_id);
-      if (n == kNoNode || model.nodes[n].promoted) continue;
-      const PointerRoot& root = model.nodes[n].root;
-      if (root.kind != PointerRoot::Kind::kVariable ||
-          root.storage != spv::StorageClass::Workgroup) {
-        continue;
+  for (const auto& [id, model] : models) {
+    const FunctionBody* body = model->index->Body(model->function);
+    if (body == nullptr) continue;
+    for (uint32_t b = 0; b < body->blocks(); ++b) {
+      for (uint32_t r = body->block_start[b] + 1; r < body->block_start[b + 1]; ++r) {
+        const FunctionBody::Row& row = body->rows[r];
+        if (row.opcode != spv::Op::OpLoad) continue;
+        const uint32_t n = model->NodeOf(row.result_id);
+        if (n == kNoNode || model->nodes[n].promoted) continue;
+        const PointerRoot& root = model->nodes[n].root;
+        if (root.kind != PointerRoot::Kind::kVariable ||
+            root.storage != spv::StorageClass::Workgroup) {
+          continue;
+        }
+        if (walk == nullptr) {
+          walk = std::make_unique<IntervalWalk>(models, writes, entry_points);
+          if (!walk->AnyBarrier()) return separated;
+        }
+        if (walk->Separated(walk->IndexOf(id), b, r, root.id)) separated[id].insert(n);
       }
-      if (walk == nullptr) {
-        walk = std::make_unique<IntervalWalk>(model, *body, writes);
-        if (!walk->HasBarriers()) return separated;
-      }
-      if (walk->Separated(b, r, root.id, entry_point)) separated.insert(n);
     }
   }
   return separated;

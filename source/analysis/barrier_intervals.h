@@ -12,16 +12,18 @@
 // whatever was stored and by how many writers (the "last workgroup" idiom,
 // shaders/lint/workgroup_last_group_flag.comp).
 //
-// The interval around a load is found on the CFG: back from the load to the
+// The interval around a load is found on the CFGs: back from the load to the
 // nearest barriers on every path (or the entry point's start), then forward
-// from those to the next barriers; a write to the variable anywhere on the
-// way (a store, an atomic, a pointer handed on, a call that may write it)
-// means another invocation may write it while this one reads.
+// from those to the next barriers, through calls and returns; a write to the
+// variable anywhere on the way (a store, an atomic, a pointer handed on, a
+// call that may write it) means another invocation may write it while this
+// one reads.
 
 #ifndef SOURCE_ANALYSIS_BARRIER_INTERVALS_H_
 #define SOURCE_ANALYSIS_BARRIER_INTERVALS_H_
 
 #include <cstdint>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "analysis/module_writes.h"
@@ -34,13 +36,15 @@ namespace analysis {
 // before it visible to every invocation of the workgroup after it.
 bool IsWorkgroupMemoryBarrier(const ModuleIndex& index, const spvtools::opt::Instruction& inst);
 
-// The nodes of |model|'s loads from Workgroup variables that no write can
-// race with (see above). |entry_point|: the function is an entry point, so
-// its start begins an interval; elsewhere an interval may reach into the
-// caller at either end, and only loads with barriers on every path back to
-// them and on every path on to a return qualify.
-std::unordered_set<uint32_t> BarrierSeparatedLoads(const FunctionModel& model,
-                                                   const ModuleWrites& writes, bool entry_point);
+// The nodes of the loads from Workgroup variables that no write can race
+// with (see above), per function id. |entry_points|: the functions whose
+// start begins an interval. An interval crosses calls: a call of a function
+// that executes a barrier on every path and does not write the variable
+// ends it, and at a function's start or return it goes on at each call of
+// the function.
+std::unordered_map<uint32_t, std::unordered_set<uint32_t>> BarrierSeparatedLoads(
+    const ModuleWrites::Models& models, const ModuleWrites& writes,
+    const std::unordered_set<uint32_t>& entry_points);
 
 }  // namespace analysis
 }  // namespace spirv_conv

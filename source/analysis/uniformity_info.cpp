@@ -245,9 +245,9 @@ Status UniformityInfo::Impl::Run() {
   module_writes_ = std::make_unique<analysis::ModuleWrites>(index_, models_);
   std::unordered_set<uint32_t> entry_points;
   for (auto& entry : module.entry_points()) entry_points.insert(entry.GetSingleWordInOperand(1));
-  for (auto& [id, model] : models_) {
-    model->barrier_separated_loads =
-        analysis::BarrierSeparatedLoads(*model, *module_writes_, entry_points.count(id) != 0);
+  for (auto& [id, loads] :
+       analysis::BarrierSeparatedLoads(models_, *module_writes_, entry_points)) {
+    models_.at(id)->barrier_separated_loads = std::move(loads);
   }
 
   // Outer fixed point over the module-scope variables the shader writes.

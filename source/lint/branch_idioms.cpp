@@ -49,6 +49,28 @@ uint32_t FirstActiveValue(const Instruction* inst) {
   return 0;
 }
 
+// An idempotent reduction over the active invocations: min, max, and, or
+// (with GroupOperation Reduce). Any set that contains an invocation gives a
+// bound of its own value.
+bool IsIdempotentReduction(const Instruction* inst) {
+  if (inst == nullptr || inst->NumInOperands() != 3) return false;
+  switch (inst->opcode()) {
+    case Op::OpGroupNonUniformSMin:
+    case Op::OpGroupNonUniformUMin:
+    case Op::OpGroupNonUniformFMin:
+    case Op::OpGroupNonUniformSMax:
+    case Op::OpGroupNonUniformUMax:
+    case Op::OpGroupNonUniformFMax:
+    case Op::OpGroupNonUniformBitwiseAnd:
+    case Op::OpGroupNonUniformBitwiseOr:
+    case Op::OpGroupNonUniformLogicalAnd:
+    case Op::OpGroupNonUniformLogicalOr:
+      return inst->GetSingleWordInOperand(1) == static_cast<uint32_t>(spv::GroupOperation::Reduce);
+    default:
+      return false;
+  }
+}
+
 bool IsElect(const Instruction* inst) {
   return inst != nullptr && inst->opcode() == Op::OpGroupNonUniformElect;
 }
@@ -76,14 +98,101 @@ bool BranchIdioms::TestsFirstActiveInvocation(const Instruction& branch) const {
   if (condition != nullptr && condition->opcode() == Op::OpLogicalNot) {
     condition = index_.Def(Origin(condition->GetSingleWordInOperand(0)));
   }
-  if (IsElect(condition)) return true;
-  if (condition == nullptr || !IsEquality(condition->opcode())) return false;
-  const uint32_t a = Origin(condition->GetSingleWordInOperand(0));
-  const uint32_t b = Origin(condition->GetSingleWordInOperand(1));
+  return IsElect(condition) || IsFirstActiveTest(condition);
+}
+
+bool BranchIdioms::IsFirstActiveTest(const Instruction* equality) const {
+  if (equality == nullptr || !IsEquality(equality->opcode())) return false;
+  const uint32_t a = Origin(equality->GetSingleWordInOperand(0));
+  const uint32_t b = Origin(equality->GetSingleWordInOperand(1));
   const uint32_t first_of_a = FirstActiveValue(index_.Def(a));
   const uint32_t first_of_b = FirstActiveValue(index_.Def(b));
-  return (first_of_a != 0 && Origin(first_of_a) == b) ||
-         (first_of_b != 0 && Origin(first_of_b) == a);
+  return (first_of_a != 0 && SameValue(first_of_a, b)) ||
+         (first_of_b != 0 && SameValue(first_of_b, a));
+}
+
+bool BranchIdioms::SameValue(uint32_t a, uint32_t b) const {
+  a = Origin(a);
+  b = Origin(b);
+  if (a == b) return true;
+  const Instruction* load_a = index_.Def(a);
+  const Instruction* load_b = index_.Def(b);
+  if (load_a == nullptr || load_b == nullptr || load_a->opcode() != Op::OpLoad ||
+      load_b->opcode() != Op::OpLoad) {
+    return false;
+  }
+  const uint32_t pointer = load_a->GetSingleWordInOperand(0);
+  const Instruction* variable = index_.Def(pointer);
+  if (pointer != load_b->GetSingleWordInOperand(0) || variable == nullptr ||
+      variable->opcode() != Op::OpVariable ||
+      variable->GetSingleWordInOperand(0) != static_cast<uint32_t>(spv::StorageClass::Function)) {
+    return false;
+  }
+  for (const analysis::UseTable::Use& use : uses_.UsesOf(pointer)) {
+    const Op opcode = use.user->opcode();
+    if (!(opcode == Op::OpLoad || (opcode == Op::OpStore && use.operand == 0)) &&
+        !spvOpcodeIsDebug(opcode) && !spvOpcodeIsDecoration(opcode) &&
+        !use.user->IsNonSemanticInstruction()) {
+      return false;  // chained into or passed on: a write may hide anywhere
+    }
+  }
+  const BasicBlock* block = blocks_.Of(*load_a);
+  if (block == nullptr || block != blocks_.Of(*load_b)) return false;
+  bool between = false;
+  for (const Instruction& inst : *block) {
+    const bool endpoint = &inst == load_a || &inst == load_b;
+    if (endpoint && between) return true;
+    if (endpoint) between = true;
+    if (between && inst.opcode() == Op::OpStore && inst.GetSingleWordInOperand(0) == pointer) {
+      return false;
+    }
+  }
+  return false;
+}
+
+bool BranchIdioms::IsSetAgnostic(const Instruction& inst) const {
+  if (const uint32_t value = FirstActiveValue(&inst)) {
+    return IsIdempotentReduction(index_.Def(value)) || ComparedWithItsValue(inst);
+  }
+  if (IsBallotOfFirstActiveTest(inst)) return true;
+  if (!IsIdempotentReduction(&inst)) return false;
+  bool used = false;
+  for (const analysis::UseTable::Use& use : uses_.UsesOf(inst.result_id())) {
+    if (spvOpcodeIsDebug(use.user->opcode()) || use.user->IsNonSemanticInstruction()) continue;
+    if (FirstActiveValue(use.user) != inst.result_id()) return false;
+    used = true;
+  }
+  return used;
+}
+
+bool BranchIdioms::ComparedWithItsValue(const Instruction& first) const {
+  const uint32_t value = FirstActiveValue(&first);
+  // The ids holding the broadcast's result: copies, and loads of a Function
+  // variable it is the only value stored to.
+  std::vector<uint32_t> holders{first.result_id()};
+  for (size_t i = 0; i < holders.size() && i < 64; ++i) {
+    for (const analysis::UseTable::Use& use : uses_.UsesOf(holders[i])) {
+      const Instruction& user = *use.user;
+      if (user.opcode() == Op::OpCopyObject) {
+        holders.push_back(user.result_id());
+      } else if (user.opcode() == Op::OpStore && use.operand == 1) {
+        const uint32_t pointer = user.GetSingleWordInOperand(0);
+        if (OnlyStoredValue(pointer) != holders[i]) continue;
+        for (const analysis::UseTable::Use& load : uses_.UsesOf(pointer)) {
+          if (load.user->opcode() == Op::OpLoad) holders.push_back(load.user->result_id());
+        }
+      } else if (IsEquality(user.opcode())) {
+        const uint32_t other = user.GetSingleWordInOperand(use.operand == 0 ? 1 : 0);
+        if (SameValue(other, value)) return true;
+      }
+    }
+  }
+  return false;
+}
+
+bool BranchIdioms::IsBallotOfFirstActiveTest(const Instruction& inst) const {
+  if (inst.opcode() != Op::OpGroupNonUniformBallot || inst.NumInOperands() != 2) return false;
+  return IsFirstActiveTest(index_.Def(Origin(inst.GetSingleWordInOperand(1))));
 }
 
 bool BranchIdioms::IsSelectionWithoutEffects(const BasicBlock& header) const {

@@ -15,6 +15,17 @@
 //     instruction or end of the invocation. glslang emits `&&`, `||` and
 //     `?:` that way at -O0 and spirv-opt -O turns them into OpSelect, so
 //     counting their merge would make a finding depend on the optimizer.
+//
+// And subgroup operations written for whichever invocations execute them
+// together (docs/rules/subgroup-op-divergent-cf.md, "Set-agnostic
+// operations"), which the subgroup-operation rules do not report:
+//
+//   - `subgroupBroadcastFirst(x)` compared with `x`, and the ballot of that
+//     comparison: the waterfall and partition loops, which pick a value of
+//     one of the invocations present and serve the ones holding it;
+//   - `subgroupBroadcastFirst(R(x))`, R an idempotent reduction (min, max,
+//     and, or), and R itself when that broadcast is its only use: a
+//     scalarized bound, which bounds the value of every invocation present.
 
 #ifndef SOURCE_LINT_BRANCH_IDIOMS_H_
 #define SOURCE_LINT_BRANCH_IDIOMS_H_
@@ -44,13 +55,29 @@ class BranchIdioms {
   // The idiom the terminator of |block| is (computed once per block).
   BranchIdiom Of(const spvtools::opt::BasicBlock& block) const;
 
+  // Whether the subgroup operation |inst| is set-agnostic (see above).
+  bool IsSetAgnostic(const spvtools::opt::Instruction& inst) const;
+
  private:
   bool TestsFirstActiveInvocation(const spvtools::opt::Instruction& branch) const;
   bool IsSelectionWithoutEffects(const spvtools::opt::BasicBlock& header) const;
   bool HasNoEffect(const spvtools::opt::Instruction& inst) const;
+  // Whether the result of |first|, a broadcast of the first active
+  // invocation, is compared for equality with the value it broadcasts
+  // (through copies and a Function variable stored once).
+  bool ComparedWithItsValue(const spvtools::opt::Instruction& first) const;
+  // Whether |inst| is a ballot of such a comparison.
+  bool IsBallotOfFirstActiveTest(const spvtools::opt::Instruction& inst) const;
+  // Whether |equality| compares a broadcast of the first active invocation
+  // with the value it broadcasts.
+  bool IsFirstActiveTest(const spvtools::opt::Instruction* equality) const;
   // The id whose value |id| is, through copies and loads of Function
   // variables stored exactly once.
   uint32_t Origin(uint32_t id) const;
+  // Whether |a| and |b| hold the same value: one origin, or loads of one
+  // Function variable (only loaded and stored as a whole) in one block with
+  // no store to it between them, as glslang reads a local twice at -O0.
+  bool SameValue(uint32_t a, uint32_t b) const;
   // The value stored into the Function variable |pointer| when it is stored
   // once, as a whole, and otherwise only loaded; 0 if not.
   uint32_t OnlyStoredValue(uint32_t pointer) const;

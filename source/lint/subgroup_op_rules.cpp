@@ -21,6 +21,10 @@
 //                                    atomic, waterfall loops (note; not
 //                                    under MaximallyReconvergesKHR, which
 //                                    defines these tangles)
+//
+// Set-agnostic operations (branch_idioms.h: waterfall broadcasts, scalarized
+// bounds) are in none: they are written for whichever invocations execute
+// them together.
 
 #include "lint/convergent_check.h"
 
@@ -56,6 +60,7 @@ Classified Classify(const LintContext& lint, const Instruction& inst,
   if (!DefinedOnActiveInvocations(diagnostics::OpcodeName(inst)))
     return {Case::kGroupOperation, {}};
   if (cls.Has(analysis::kReadsOtherInvocation)) return {Case::kInactiveInvocation, {}};
+  if (lint.idioms.IsSetAgnostic(inst)) return {};
   const Tangle tangle = lint.tangles.Of(inst, required);
   switch (tangle.kind) {
     case TangleCase::kAfterRejoin:

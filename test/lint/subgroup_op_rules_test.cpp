@@ -248,15 +248,52 @@ TEST(SubgroupOpRulesTest, ElectThenAtomicIsNotARejoin) {
 }
 
 TEST(SubgroupOpRulesTest, WaterfallTestIsNotARejoin) {
-  // `if (subgroupBroadcastFirst(x) == x)`, in either operand order.
+  // `if (subgroupBroadcastFirst(x) == x)`, in either operand order. The
+  // broadcast itself is set-agnostic (it picks a value of one of the
+  // invocations present, whichever they are): no finding.
   for (const char* compare :
        {"%eq = OpIEqual %bool %first %x\n", "%eq = OpINotEqual %bool %x %first\n"}) {
     const std::string outer = "%first = OpGroupNonUniformBroadcastFirst %uint %uint_3 %x\n" +
                               std::string(compare) + IfStore("%eq") + kBallot;
     ExpectFindings(LintShader(Compute(InsideLow(outer))),
-                   {{kDivergentCf, Severity::kNote, "%first = OpGroupNonUniformBroadcastFirst"},
-                    {kDivergentCf, Severity::kNote, "%ballot = OpGroupNonUniformBallot"}});
+                   {{kDivergentCf, Severity::kNote, "%ballot = OpGroupNonUniformBallot"}});
   }
+}
+
+// ------------------------------------------------ set-agnostic operations
+
+TEST(SubgroupOpRulesTest, BallotOfWaterfallTestIsSetAgnostic) {
+  // HLSL WaveMatch: `m = subgroupBallot(subgroupBroadcastFirst(x) == x)`,
+  // the invocations present that hold the first one's value.
+  const std::string outer =
+      "%first = OpGroupNonUniformBroadcastFirst %uint %uint_3 %x\n"
+      "%eq = OpIEqual %bool %x %first\n"
+      "%match = OpGroupNonUniformBallot %v4uint %uint_3 %eq\n";
+  ExpectFindings(LintShader(Compute(InsideLow(outer))), {});
+}
+
+TEST(SubgroupOpRulesTest, ScalarizedBoundAfterRejoinIsSetAgnostic) {
+  // `subgroupBroadcastFirst(subgroupMin(x))` after a rejoin inside `if
+  // (low)`: a bound of the value of every invocation present, whichever
+  // they are. A broadcast sum is not: a partial set gives another number.
+  const std::string outer = IfStore("%odd") +
+                            "%min = OpGroupNonUniformUMin %uint %uint_3 Reduce %x\n"
+                            "%bound = OpGroupNonUniformBroadcastFirst %uint %uint_3 %min\n"
+                            "%sum = OpGroupNonUniformIAdd %uint %uint_3 Reduce %x\n"
+                            "%total = OpGroupNonUniformBroadcastFirst %uint %uint_3 %sum\n";
+  ExpectFindings(LintShader(Compute(InsideLow(outer))),
+                 {{kAfterRejoin, Severity::kWarning, "%sum = OpGroupNonUniformIAdd"},
+                  {kAfterRejoin, Severity::kWarning, "%total = OpGroupNonUniformBroadcastFirst"}});
+}
+
+TEST(SubgroupOpRulesTest, ReductionUsedOtherwiseIsNotSetAgnostic) {
+  // The min is also used as it is: only its broadcast is recognised.
+  const std::string outer = IfStore("%odd") +
+                            "%min = OpGroupNonUniformUMin %uint %uint_3 Reduce %x\n"
+                            "%bound = OpGroupNonUniformBroadcastFirst %uint %uint_3 %min\n"
+                            "%use = OpIAdd %uint %min %uint_1\n";
+  ExpectFindings(LintShader(Compute(InsideLow(outer))),
+                 {{kAfterRejoin, Severity::kWarning, "%min = OpGroupNonUniformUMin"}});
 }
 
 // glslang -O0 keeps locals in Function variables: `uint k = x; uint f =
@@ -279,8 +316,26 @@ constexpr char kLocals[] =
 
 TEST(SubgroupOpRulesTest, WaterfallTestThroughVariablesStoredOnce) {
   ExpectFindings(LintShader(Compute(InsideLow(WaterfallThroughVariables("")), "", kLocals)),
-                 {{kDivergentCf, Severity::kNote, "%first = OpGroupNonUniformBroadcastFirst"},
-                  {kDivergentCf, Severity::kNote, "%ballot = OpGroupNonUniformBallot"}});
+                 {{kDivergentCf, Severity::kNote, "%ballot = OpGroupNonUniformBallot"}});
+}
+
+TEST(SubgroupOpRulesTest, WaterfallTestThroughTwoLoadsOfAVariableStoredTwice) {
+  // glslang -O0 reads a local twice in one block (`first ==
+  // cluster_offset`, cluster_offset assigned on two paths before the loop):
+  // no store between the loads, so they hold one value.
+  const std::string body = R"(OpSelectionMerge %pick_merge None
+OpBranchConditional %odd %pick %pick_merge
+%pick = OpLabel
+OpStore %k %uint_1
+OpBranch %pick_merge
+%pick_merge = OpLabel
+%k0 = OpLoad %uint %k
+%first = OpGroupNonUniformBroadcastFirst %uint %uint_3 %k0
+%k1 = OpLoad %uint %k
+%eq = OpIEqual %bool %first %k1
+%match = OpGroupNonUniformBallot %v4uint %uint_3 %eq
+)";
+  ExpectFindings(LintShader(Compute(InsideLow("OpStore %k %x\n" + body), "", kLocals)), {});
 }
 
 TEST(SubgroupOpRulesTest, VariableStoredTwiceIsNotTraced) {
