@@ -692,8 +692,13 @@ std::vector<UniformityStep> UniformityInfo::ExplainControlFlow(uint32_t label) c
     }
     if (widest == nullptr || widest->ControlFlow(b) == kU) break;
     const analysis::Reason& why = widest->ControlFlowWhy(b);
-    if (why.kind != UniformityStep::Kind::kControlFlow) {
-      if (why.cause != 0 || widest->context().control_flow == kU) {
+    // When the calling context is wider than anything inside the function,
+    // the call site is the cause: a branch of the function at a narrower
+    // level would end the chain at a value uniform where it matters
+    // (test/lint/explain/light_flags_call_context.frag).
+    const bool from_call_site = widest->ControlFlowInFunction(b) < widest->ControlFlow(b);
+    if (from_call_site || why.kind != UniformityStep::Kind::kControlFlow) {
+      if (!from_call_site && (why.cause != 0 || widest->context().control_flow == kU)) {
         steps.push_back({label, why.kind, why.cause, widest->ControlFlow(b), why.note});
         break;
       }

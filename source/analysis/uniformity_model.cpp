@@ -39,28 +39,80 @@ using spvtools::opt::Instruction;
 
 bool IsKill(spv::Op op) { return op == spv::Op::OpKill || op == spv::Op::OpTerminateInvocation; }
 
-// The member |pointer| points to when it is an access chain into |base| with
-// one constant index; nullopt otherwise.
-std::optional<uint32_t> MemberOf(const ModuleIndex& index, uint32_t pointer, uint32_t base) {
-  const Instruction* chain = index.Def(pointer);
-  if (chain == nullptr || (chain->opcode() != spv::Op::OpAccessChain &&
-                           chain->opcode() != spv::Op::OpInBoundsAccessChain)) {
-    return std::nullopt;
+// The indices from |base| to the part of it |pointer| points to, when
+// |pointer| is |base| reached through access chains of constant indices
+// only (glslang copies an aggregate argument member by member, and an array
+// member element by element through a chain of its member's chain);
+// nullopt otherwise.
+std::optional<std::vector<uint32_t>> PathInto(const ModuleIndex& index, uint32_t pointer,
+                                              uint32_t base) {
+  std::vector<uint32_t> reversed;
+  for (int depth = 0; pointer != base; ++depth) {
+    const Instruction* chain = index.Def(pointer);
+    if (depth == 8 || chain == nullptr ||
+        (chain->opcode() != spv::Op::OpAccessChain &&
+         chain->opcode() != spv::Op::OpInBoundsAccessChain)) {
+      return std::nullopt;
+    }
+    for (uint32_t i = chain->NumInOperands(); i-- > 1;) {
+      uint64_t value = 0;
+      if (!index.IntegerConstant(InOperandWord(*chain, i), &value)) return std::nullopt;
+      reversed.push_back(static_cast<uint32_t>(value));
+    }
+    pointer = InOperandWord(*chain, 0);
   }
-  if (chain->NumInOperands() != 2 || InOperandWord(*chain, 0) != base) return std::nullopt;
-  const Instruction* constant = index.Def(InOperandWord(*chain, 1));
-  if (constant == nullptr || constant->opcode() != spv::Op::OpConstant) return std::nullopt;
-  return InOperandWord(*constant, 0);
+  if (reversed.empty()) return std::nullopt;  // |base| itself
+  return std::vector<uint32_t>(reversed.rbegin(), reversed.rend());
 }
 
-// The members of the struct |pointer| points to; 0 for other pointees.
-size_t MemberCount(const ModuleIndex& index, uint32_t pointer) {
+// The parts of a value of type |type|: members of a struct, elements of an
+// array of constant length, columns, components; 0 for scalars and others.
+// Arrays longer than a copy would be written out element by element count
+// as unknown.
+uint32_t PartCount(const ModuleIndex& index, const Instruction& type) {
+  switch (type.opcode()) {
+    case spv::Op::OpTypeStruct:
+      return type.NumInOperands();
+    case spv::Op::OpTypeVector:
+    case spv::Op::OpTypeMatrix:
+      return InOperandWord(type, 1);
+    case spv::Op::OpTypeArray: {
+      uint64_t length = 0;
+      return index.IntegerConstant(InOperandWord(type, 1), &length) && length <= 4096
+                 ? static_cast<uint32_t>(length)
+                 : 0;
+    }
+    default:
+      return 0;
+  }
+}
+
+const Instruction* PartType(const ModuleIndex& index, const Instruction& type, uint32_t part) {
+  return index.Def(InOperandWord(type, type.opcode() == spv::Op::OpTypeStruct ? part : 0));
+}
+
+// Whether the stores to |paths| (index paths into a value of |type|, from
+// |prefix| on) write all of it: the whole, or every part in turn.
+bool CoversAll(const ModuleIndex& index, const Instruction* type,
+               const std::set<std::vector<uint32_t>>& paths, std::vector<uint32_t>* prefix) {
+  if (paths.count(*prefix)) return true;
+  const uint32_t parts = type == nullptr ? 0 : PartCount(index, *type);
+  if (parts == 0) return false;
+  for (uint32_t part = 0; part < parts; ++part) {
+    prefix->push_back(part);
+    const bool covered = CoversAll(index, PartType(index, *type, part), paths, prefix);
+    prefix->pop_back();
+    if (!covered) return false;
+  }
+  return true;
+}
+
+// The type |pointer| points to, or null.
+const Instruction* PointeeType(const ModuleIndex& index, uint32_t pointer) {
   const Instruction* def = index.Def(pointer);
   const Instruction* type = def == nullptr ? nullptr : index.Def(def->type_id());
-  if (type == nullptr || type->opcode() != spv::Op::OpTypePointer) return 0;
-  const Instruction* pointee = index.Def(InOperandWord(*type, 1));
-  return pointee != nullptr && pointee->opcode() == spv::Op::OpTypeStruct ? pointee->NumInOperands()
-                                                                          : 0;
+  if (type == nullptr || type->opcode() != spv::Op::OpTypePointer) return nullptr;
+  return index.Def(InOperandWord(*type, 1));
 }
 
 }  // namespace
@@ -370,10 +422,12 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
             if (!index.IsPointer(arg)) continue;
             // The stores that fill an argument temporary right before the
             // call, in the same block (glslang -O0 passes every argument
-            // so): one of the whole variable, or one per member of a struct
-            // through an access chain of one constant index.
+            // so): one of the whole variable, or stores of its parts through
+            // access chains of constant indices that together write all of
+            // it (a struct member by member, an array member element by
+            // element).
             std::vector<ArgumentStoreIds> found;
-            std::set<uint32_t> members;
+            std::set<std::vector<uint32_t>> parts;
             bool whole = false;
             for (uint32_t back = r; back-- > rows_of(b).first;) {
               const FunctionBody::Row& prior = body->rows[back];
@@ -384,21 +438,23 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
                 break;
               }
               if (prior.opcode == spv::Op::OpStore) {
-                const std::optional<uint32_t> member = MemberOf(index, prior_ids[0], arg);
-                if (member) {
+                std::optional<std::vector<uint32_t>> path = PathInto(index, prior_ids[0], arg);
+                if (path) {
                   found.push_back({call, a - 1, arg, prior_ids[1]});
-                  members.insert(*member);
+                  parts.insert(std::move(*path));
                   continue;
                 }
               }
               if ((prior.opcode == spv::Op::OpAccessChain ||
                    prior.opcode == spv::Op::OpInBoundsAccessChain) &&
-                  MemberOf(index, prior.result_id, arg)) {
+                  PathInto(index, prior.result_id, arg)) {
                 continue;
               }
               if (std::find(prior_ids.begin(), prior_ids.end(), arg) != prior_ids.end()) break;
             }
-            if (whole || (!members.empty() && members.size() == MemberCount(index, arg))) {
+            std::vector<uint32_t> prefix;
+            if (whole ||
+                (!parts.empty() && CoversAll(index, PointeeType(index, arg), parts, &prefix))) {
               argument_store_ids.insert(argument_store_ids.end(), found.begin(), found.end());
             }
             MemoryWrite w;

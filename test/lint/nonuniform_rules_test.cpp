@@ -191,9 +191,10 @@ TEST(NonUniformRulesTest, UniformIndexWithoutNonUniformIsFine) {
 // target has no OpCopyLogical (SPIR-V 1.0-1.3). Each member holds what the
 // caller stored right before the call, so the callee's index has the level
 // of the stored members, also where the stores run in non-uniform control
-// flow (after the discard).
+// flow (after the discard). An array member is copied element by element
+// through a chain of the member's chain (Godot's SceneData).
 constexpr char kStructArgument[] = R"(#version 450
-struct Data { uint idx; float pad; };
+struct Data { uint idx; float pad; MEMBERS };
 layout(binding = 0) uniform U { Data data[2]; } u;
 layout(binding = 1) uniform sampler2D texs[4];
 layout(location = 0) in vec2 uv;
@@ -207,8 +208,9 @@ void main() {
 }
 )";
 
-std::vector<Finding> LintStructArgument(const std::string& index) {
+std::vector<Finding> LintStructArgument(const std::string& index, const std::string& members = "") {
   std::string glsl = kStructArgument;
+  glsl.replace(glsl.find("MEMBERS"), 7, members);
   glsl.replace(glsl.find("INDEX"), 5, index);
   LoadOptions options;
   options.target_env = SPV_ENV_VULKAN_1_0;
@@ -234,6 +236,12 @@ TEST(NonUniformRulesTest, StructArgumentCopiedMemberByMemberFromUniformData) {
 
 TEST(NonUniformRulesTest, StructArgumentCopiedMemberByMemberFromPerPixelData) {
   ExpectFindings(LintStructArgument("per_pixel & 1u"),
+                 {{kMissing, Severity::kError, "OpImageSampleExplicitLod"}});
+}
+
+TEST(NonUniformRulesTest, StructArgumentWithArrayMembersCopiedElementByElement) {
+  ExpectFindings(LintStructArgument("1", "vec4 w[2]; mat4 m[2];"), {});
+  ExpectFindings(LintStructArgument("per_pixel & 1u", "vec4 w[2]; mat4 m[2];"),
                  {{kMissing, Severity::kError, "OpImageSampleExplicitLod"}});
 }
 
