@@ -92,6 +92,59 @@ ConvergenceClass OtherGroupOperation(Op opcode) {
 
 }  // namespace
 
+GroupArithmetic GroupArithmeticOf(Op opcode) {
+  using A = GroupArithmetic;
+  switch (opcode) {
+    case Op::OpGroupNonUniformIAdd:
+    case Op::OpGroupNonUniformFAdd:
+      return {A::kAdd, A::kNonUniform};
+    case Op::OpGroupNonUniformIMul:
+    case Op::OpGroupNonUniformFMul:
+      return {A::kMul, A::kNonUniform};
+    case Op::OpGroupNonUniformSMin:
+    case Op::OpGroupNonUniformUMin:
+    case Op::OpGroupNonUniformFMin:
+      return {A::kMin, A::kNonUniform};
+    case Op::OpGroupNonUniformSMax:
+    case Op::OpGroupNonUniformUMax:
+    case Op::OpGroupNonUniformFMax:
+      return {A::kMax, A::kNonUniform};
+    case Op::OpGroupNonUniformBitwiseAnd:
+    case Op::OpGroupNonUniformLogicalAnd:
+      return {A::kAnd, A::kNonUniform};
+    case Op::OpGroupNonUniformBitwiseOr:
+    case Op::OpGroupNonUniformLogicalOr:
+      return {A::kOr, A::kNonUniform};
+    case Op::OpGroupNonUniformBitwiseXor:
+    case Op::OpGroupNonUniformLogicalXor:
+      return {A::kXor, A::kNonUniform};
+    case Op::OpGroupIAdd:
+    case Op::OpGroupFAdd:
+      return {A::kAdd, A::kClassic};
+    case Op::OpGroupFMin:
+    case Op::OpGroupUMin:
+    case Op::OpGroupSMin:
+      return {A::kMin, A::kClassic};
+    case Op::OpGroupFMax:
+    case Op::OpGroupUMax:
+    case Op::OpGroupSMax:
+      return {A::kMax, A::kClassic};
+    case Op::OpGroupIAddNonUniformAMD:
+    case Op::OpGroupFAddNonUniformAMD:
+      return {A::kAdd, A::kAmd};
+    case Op::OpGroupFMinNonUniformAMD:
+    case Op::OpGroupUMinNonUniformAMD:
+    case Op::OpGroupSMinNonUniformAMD:
+      return {A::kMin, A::kAmd};
+    case Op::OpGroupFMaxNonUniformAMD:
+    case Op::OpGroupUMaxNonUniformAMD:
+    case Op::OpGroupSMaxNonUniformAMD:
+      return {A::kMax, A::kAmd};
+    default:
+      return {};
+  }
+}
+
 ConvergenceClass ClassifyConvergence(const spvtools::opt::Instruction& inst) {
   switch (inst.opcode()) {
     case Op::OpDPdx:
@@ -128,41 +181,9 @@ ConvergenceClass ClassifyConvergence(const spvtools::opt::Instruction& inst) {
     case Op::OpGroupNonUniformAllEqual:
     case Op::OpGroupNonUniformBroadcastFirst:
     case Op::OpGroupNonUniformBallot:
-    case Op::OpGroupNonUniformIAdd:
-    case Op::OpGroupNonUniformFAdd:
-    case Op::OpGroupNonUniformIMul:
-    case Op::OpGroupNonUniformFMul:
-    case Op::OpGroupNonUniformSMin:
-    case Op::OpGroupNonUniformUMin:
-    case Op::OpGroupNonUniformFMin:
-    case Op::OpGroupNonUniformSMax:
-    case Op::OpGroupNonUniformUMax:
-    case Op::OpGroupNonUniformFMax:
-    case Op::OpGroupNonUniformBitwiseAnd:
-    case Op::OpGroupNonUniformBitwiseOr:
-    case Op::OpGroupNonUniformBitwiseXor:
-    case Op::OpGroupNonUniformLogicalAnd:
-    case Op::OpGroupNonUniformLogicalOr:
-    case Op::OpGroupNonUniformLogicalXor:
     case Op::OpGroupNonUniformPartitionNV:
     case Op::OpGroupAll:
     case Op::OpGroupAny:
-    case Op::OpGroupIAdd:
-    case Op::OpGroupFAdd:
-    case Op::OpGroupFMin:
-    case Op::OpGroupUMin:
-    case Op::OpGroupSMin:
-    case Op::OpGroupFMax:
-    case Op::OpGroupUMax:
-    case Op::OpGroupSMax:
-    case Op::OpGroupIAddNonUniformAMD:
-    case Op::OpGroupFAddNonUniformAMD:
-    case Op::OpGroupFMinNonUniformAMD:
-    case Op::OpGroupUMinNonUniformAMD:
-    case Op::OpGroupSMinNonUniformAMD:
-    case Op::OpGroupFMaxNonUniformAMD:
-    case Op::OpGroupUMaxNonUniformAMD:
-    case Op::OpGroupSMaxNonUniformAMD:
       return ScopedGroupOperation(/*co_convergent=*/true);
     case Op::OpGroupNonUniformShuffle:
     case Op::OpGroupNonUniformShuffleXor:
@@ -216,6 +237,10 @@ ConvergenceClass ClassifyConvergence(const spvtools::opt::Instruction& inst) {
     case Op::OpGroupMemberDecorate:
       return {};
     default:
+      // Reductions and scans: results that depend on the active invocations.
+      if (GroupArithmeticOf(inst.opcode()).op != GroupArithmetic::kNone) {
+        return ScopedGroupOperation(/*co_convergent=*/true);
+      }
       return OtherGroupOperation(inst.opcode());
   }
 }

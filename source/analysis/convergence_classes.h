@@ -80,6 +80,20 @@ struct ConvergenceClass {
 // The class of |inst|'s opcode (and, for group arithmetic, its operation).
 ConvergenceClass ClassifyConvergence(const spvtools::opt::Instruction& inst);
 
+// The operator of a group reduction or scan (the arithmetic
+// OpGroupNonUniform* instructions, the classic OpGroup* ones and AMD's
+// OpGroup*NonUniformAMD), and which of those families the opcode is from.
+struct GroupArithmetic {
+  enum Operator : uint8_t { kNone, kAdd, kMul, kMin, kMax, kAnd, kOr, kXor };
+  enum Family : uint8_t { kNonUniform, kClassic, kAmd };
+  Operator op = kNone;
+  Family family = kNonUniform;
+  // Min, max, and, or: over any set of invocations that contains one, the
+  // result bounds that invocation's own value.
+  bool Idempotent() const { return op == kMin || op == kMax || op == kAnd || op == kOr; }
+};
+GroupArithmetic GroupArithmeticOf(spv::Op opcode);
+
 // The widest control-flow level at which |inst| (of class |cls|) is still
 // executed correctly: its execution scope's level (ScopeLevel in
 // uniformity_sources.h). Divergent means no requirement (not convergent, or

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <set>
 
+#include "analysis/convergence_classes.h"
+
 namespace spirv_conv {
 namespace analysis {
 namespace {
@@ -181,7 +183,7 @@ bool IsPureOpcode(Op op) {
 }
 
 // GroupOperation of a group arithmetic instruction (in operand 1).
-InstructionRule GroupArithmetic(const spvtools::opt::Instruction& inst, const ModuleIndex& index) {
+InstructionRule ReductionOrScan(const spvtools::opt::Instruction& inst, const ModuleIndex& index) {
   const Uniformity scope = ScopeLevel(inst.GetSingleWordInOperand(0), index);
   switch (static_cast<spv::GroupOperation>(inst.GetSingleWordInOperand(1))) {
     case spv::GroupOperation::Reduce:
@@ -382,31 +384,7 @@ InstructionRule ClassifyInstruction(Op op, const spvtools::opt::Instruction& ins
     case Op::OpSubgroupBallotKHR:
       return Fixed(kS, "a ballot: the same mask in every active invocation of the subgroup");
     case Op::OpGroupNonUniformBallotBitCount:
-    case Op::OpGroupNonUniformIAdd:
-    case Op::OpGroupNonUniformFAdd:
-    case Op::OpGroupNonUniformIMul:
-    case Op::OpGroupNonUniformFMul:
-    case Op::OpGroupNonUniformSMin:
-    case Op::OpGroupNonUniformUMin:
-    case Op::OpGroupNonUniformFMin:
-    case Op::OpGroupNonUniformSMax:
-    case Op::OpGroupNonUniformUMax:
-    case Op::OpGroupNonUniformFMax:
-    case Op::OpGroupNonUniformBitwiseAnd:
-    case Op::OpGroupNonUniformBitwiseOr:
-    case Op::OpGroupNonUniformBitwiseXor:
-    case Op::OpGroupNonUniformLogicalAnd:
-    case Op::OpGroupNonUniformLogicalOr:
-    case Op::OpGroupNonUniformLogicalXor:
-    case Op::OpGroupIAdd:
-    case Op::OpGroupFAdd:
-    case Op::OpGroupFMin:
-    case Op::OpGroupUMin:
-    case Op::OpGroupSMin:
-    case Op::OpGroupFMax:
-    case Op::OpGroupUMax:
-    case Op::OpGroupSMax:
-      return GroupArithmetic(inst, index);
+      return ReductionOrScan(inst, index);
     case Op::OpGroupNonUniformQuadBroadcast:
       return Collective(kQ, "the same in every invocation of the quad");
     case Op::OpReadClockKHR:
@@ -415,6 +393,11 @@ InstructionRule ClassifyInstruction(Op op, const spvtools::opt::Instruction& ins
                  : Fixed(kD, "a clock read at a scope wider than the subgroup");
     default:
       break;
+  }
+  // The AMD reductions are left to the fallback below: read as divergent.
+  if (const GroupArithmetic arithmetic = GroupArithmeticOf(op);
+      arithmetic.op != GroupArithmetic::kNone && arithmetic.family != GroupArithmetic::kAmd) {
+    return ReductionOrScan(inst, index);
   }
   if (spvOpcodeIsAtomicOp(op)) return Fixed(kD, "an atomic: each invocation sees its own value");
   if (!inst.HasResultId() || IsDebugOpcode(op)) return {Rule::kNoValue, kU, ""};

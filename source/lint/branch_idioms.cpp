@@ -49,26 +49,12 @@ uint32_t FirstActiveValue(const Instruction* inst) {
   return 0;
 }
 
-// An idempotent reduction over the active invocations: min, max, and, or
-// (with GroupOperation Reduce). Any set that contains an invocation gives a
-// bound of its own value.
+// An idempotent reduction (min, max, and, or) over the active invocations,
+// with GroupOperation Reduce.
 bool IsIdempotentReduction(const Instruction* inst) {
-  if (inst == nullptr || inst->NumInOperands() != 3) return false;
-  switch (inst->opcode()) {
-    case Op::OpGroupNonUniformSMin:
-    case Op::OpGroupNonUniformUMin:
-    case Op::OpGroupNonUniformFMin:
-    case Op::OpGroupNonUniformSMax:
-    case Op::OpGroupNonUniformUMax:
-    case Op::OpGroupNonUniformFMax:
-    case Op::OpGroupNonUniformBitwiseAnd:
-    case Op::OpGroupNonUniformBitwiseOr:
-    case Op::OpGroupNonUniformLogicalAnd:
-    case Op::OpGroupNonUniformLogicalOr:
-      return inst->GetSingleWordInOperand(1) == static_cast<uint32_t>(spv::GroupOperation::Reduce);
-    default:
-      return false;
-  }
+  return inst != nullptr && inst->NumInOperands() == 3 &&
+         analysis::GroupArithmeticOf(inst->opcode()).Idempotent() &&
+         inst->GetSingleWordInOperand(1) == static_cast<uint32_t>(spv::GroupOperation::Reduce);
 }
 
 bool IsElect(const Instruction* inst) {
