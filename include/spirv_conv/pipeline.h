@@ -60,21 +60,6 @@ struct PipelineOptions {
 // invalid or unparsable, or a pass cannot rewrite it), kFindings (a spirv-opt
 // pass rolled back under |optimizer.strict|), kInvalidOutput (the result
 // failed validation).
-// Structurizes |binary| (PipelineOptions::structurize): the validated output
-// in the same target environment; |stats| may be null.
-Expected<SpirvBinary> StructurizeBinary(const SpirvBinary& binary, const ValidatorFlags& validator,
-                                        bool skip_input_validation,
-                                        StructurizeStats* stats = nullptr);
-
-// ReconvergePass on the functions |policy| picks, then StructurizeBinary on
-// the result; the other functions come out as StructurizeBinary makes them.
-// |stats| (may be null) gets the pass's counts and one decision per function
-// the pass would change.
-Expected<SpirvBinary> ReconvergeBinary(const SpirvBinary& binary, const ValidatorFlags& validator,
-                                       bool skip_input_validation, ReconvergeStats* stats = nullptr,
-                                       StructurizeStats* structurize_stats = nullptr,
-                                       ReconvergePolicy policy = ReconvergePolicy::kWhereItPays);
-
 Expected<std::vector<uint32_t>> RunPipeline(
     const SpirvBinary& binary, const PipelineOptions& options, ChangeLog* log = nullptr,
     std::vector<OptimizerPassResult>* optimizer_log = nullptr);

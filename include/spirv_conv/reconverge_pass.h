@@ -21,7 +21,7 @@
 // whose differing operands would need a phi of a pointer or opaque value.
 // The pass first promotes the functions' Function variables to SSA values
 // (the exits' code is compared in that form). It runs before --structurize
-// (which it implies in spirv-conv opt); ReconvergeBinary (pipeline.h) keeps
+// (which it implies in spirv-conv opt); ReconvergeBinary (below) keeps
 // it only in functions where it lowers the estimated issues.
 //
 // A pass header: it includes SPIRV-Tools' internal source/opt/pass.h, so
@@ -38,6 +38,10 @@
 #include <vector>
 
 #include "source/opt/pass.h"
+#include "spirv_conv/load.h"
+#include "spirv_conv/status.h"
+#include "spirv_conv/structurize_pass.h"
+#include "spirv_conv/validate.h"
 
 namespace spirv_conv {
 
@@ -47,7 +51,7 @@ struct ReconvergeStats {
   uint32_t sunk = 0;           // instructions sunk into joins
   std::set<uint32_t> changed;  // the functions (result ids) the pass changed
 
-  // Filled by ReconvergeBinary (pipeline.h), which applies the pass to a
+  // Filled by ReconvergeBinary (below), which applies the pass to a
   // function only where it pays: the instructions it is expected to issue
   // per subgroup (ExpectedIssues, source/passes/issue_cost.h), structurized
   // without and with the pass.
@@ -60,7 +64,7 @@ struct ReconvergeStats {
   std::vector<Decision> decisions;  // one per function in |changed|
 };
 
-// Where ReconvergeBinary (pipeline.h) applies predicated reconvergence.
+// Where ReconvergeBinary (below) applies predicated reconvergence.
 enum class ReconvergePolicy {
   kWhereItPays,  // functions whose estimated issues it lowers (ReconvergeStats::Decision)
   kEverywhere,   // every function (to measure or debug the transform itself)
@@ -84,6 +88,16 @@ class ReconvergePass : public spvtools::opt::Pass {
   std::string error_;
   ReconvergeStats stats_;
 };
+
+// ReconvergePass on the functions |policy| picks, then StructurizeBinary on
+// the result; the other functions come out as StructurizeBinary makes them
+// (the cost policy: source/passes/reconverge_policy.cpp). |stats| (may be
+// null) gets the pass's counts and one decision per function the pass
+// would change.
+Expected<SpirvBinary> ReconvergeBinary(const SpirvBinary& binary, const ValidatorFlags& validator,
+                                       bool skip_input_validation, ReconvergeStats* stats = nullptr,
+                                       StructurizeStats* structurize_stats = nullptr,
+                                       ReconvergePolicy policy = ReconvergePolicy::kWhereItPays);
 
 }  // namespace spirv_conv
 

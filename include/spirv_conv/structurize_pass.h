@@ -18,6 +18,9 @@
 #include <string>
 
 #include "source/opt/pass.h"
+#include "spirv_conv/load.h"
+#include "spirv_conv/status.h"
+#include "spirv_conv/validate.h"
 
 namespace spirv_conv {
 
@@ -47,6 +50,13 @@ class StructurizePass : public spvtools::opt::Pass {
 // (merge instructions, constructs, back edges): the input --structurize
 // accepts.
 bool IsStructuredControlFlowError(const std::string& message);
+
+// Structurizes |binary| (PipelineOptions::structurize): the validated output
+// in the same target environment; |stats| may be null. The input may break
+// the structured control-flow rules of spirv-val, and only those.
+Expected<SpirvBinary> StructurizeBinary(const SpirvBinary& binary, const ValidatorFlags& validator,
+                                        bool skip_input_validation,
+                                        StructurizeStats* stats = nullptr);
 
 }  // namespace spirv_conv
 

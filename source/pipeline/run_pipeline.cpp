@@ -2,17 +2,13 @@
 // SPDX-License-Identifier: Apache-2.0
 
 #include <cstdio>
-#include <functional>
 #include <map>
 #include <memory>
-#include <optional>
-#include <set>
 #include <string>
 #include <utility>
 
 #include "io/message_capture.h"
 #include "passes/change_log.h"
-#include "passes/issue_cost.h"
 #include "source/opt/ir_context.h"
 #include "spirv_conv/ir.h"
 #include "spirv_conv/pipeline.h"
@@ -87,72 +83,6 @@ Expected<std::unique_ptr<spvtools::opt::IRContext>> Optimized(
 
 namespace {
 
-// Validates |binary| tolerating only structured control-flow errors, runs
-// |pass| on its IR and returns the emitted module (not validated).
-Expected<SpirvBinary> RunControlFlowPass(const SpirvBinary& binary, const ValidatorFlags& validator,
-                                         bool skip_input_validation, spvtools::opt::Pass* pass,
-                                         const std::function<std::string()>& error) {
-  if (!skip_input_validation) {
-    // Only the structured control-flow rules may fail: they are what this fixes.
-    Status valid =
-        ValidateSpirv(binary.words, binary.target_env, validator, binary.name, ExitCode::kBadInput);
-    if (!valid && !IsStructuredControlFlowError(valid.error().message)) return valid.error();
-  }
-  Expected<std::unique_ptr<spvtools::opt::IRContext>> context =
-      BuildIrContext(binary, IrLoad::kExact);
-  if (!context) return context.error();
-  io::MessageCapture errors;
-  pass->SetMessageConsumer(errors.Consumer());
-  if (pass->Run(context->get()) == spvtools::opt::Pass::Status::Failure) {
-    return MakeError(ExitCode::kBadInput, binary.name, std::string(pass->name()) + ": " + error());
-  }
-  SpirvBinary result = binary;
-  result.words = EmitBinary(**context);
-  return result;
-}
-
-}  // namespace
-
-Expected<SpirvBinary> StructurizeBinary(const SpirvBinary& binary, const ValidatorFlags& validator,
-                                        bool skip_input_validation, StructurizeStats* stats) {
-  StructurizePass pass;
-  Expected<SpirvBinary> result = RunControlFlowPass(binary, validator, skip_input_validation, &pass,
-                                                    [&] { return pass.error(); });
-  if (!result) return result;
-  if (stats != nullptr) *stats = pass.stats();
-  Status valid_output = ValidateSpirv(result->words, binary.target_env, validator,
-                                      binary.name + " (structurized)", ExitCode::kInvalidOutput);
-  if (!valid_output) return valid_output.error();
-  return result;
-}
-
-namespace {
-
-// ReconvergePass on |functions| (none given: all) of |binary|, then the
-// structurizer.
-Expected<SpirvBinary> Reconverged(const SpirvBinary& binary, const ValidatorFlags& validator,
-                                  std::optional<std::set<uint32_t>> functions,
-                                  ReconvergeStats* stats, StructurizeStats* structurize_stats) {
-  ReconvergePass pass(std::move(functions));
-  Expected<SpirvBinary> predicated =
-      RunControlFlowPass(binary, validator, true, &pass, [&] { return pass.error(); });
-  if (!predicated) return predicated;
-  *stats = pass.stats();
-  // The pass leaves the structured control-flow rules to the structurizer;
-  // any other rule its output breaks is the pass's fault, not the input's.
-  Status valid = ValidateSpirv(predicated->words, binary.target_env, validator,
-                               binary.name + " (reconverged)", ExitCode::kInvalidOutput);
-  if (!valid && !IsStructuredControlFlowError(valid.error().message)) return valid.error();
-  return StructurizeBinary(*predicated, validator, true, structurize_stats);
-}
-
-Expected<std::map<uint32_t, double>> IssueCosts(const SpirvBinary& binary) {
-  Expected<std::unique_ptr<spvtools::opt::IRContext>> context =
-      BuildIrContext(binary, IrLoad::kExact);
-  if (!context) return context.error();
-  return passes::ExpectedIssuesPerFunction(context->get());
-}
-
 std::string OneDecimal(double value) {
   char text[32];
   std::snprintf(text, sizeof(text), "%.1f", value);
@@ -184,53 +114,6 @@ void RecordReconvergeDecisions(const SpirvBinary& output, const ReconvergeStats&
 }
 
 }  // namespace
-
-// Three runs at most: --structurize alone, the pass on every function, and
-// (when it pays on some functions only) the pass on those. The functions
-// are independent in both passes, so a function of the last run is the one
-// of the run that priced it.
-Expected<SpirvBinary> ReconvergeBinary(const SpirvBinary& binary, const ValidatorFlags& validator,
-                                       bool skip_input_validation, ReconvergeStats* stats,
-                                       StructurizeStats* structurize_stats,
-                                       ReconvergePolicy policy) {
-  StructurizeStats structurized_stats;
-  Expected<SpirvBinary> structurized =
-      StructurizeBinary(binary, validator, skip_input_validation, &structurized_stats);
-  if (!structurized) return structurized;
-  ReconvergeStats all;
-  StructurizeStats all_stats;
-  Expected<SpirvBinary> reconverged =
-      Reconverged(binary, validator, std::nullopt, &all, &all_stats);
-  if (!reconverged) return reconverged;
-  Expected<std::map<uint32_t, double>> before = IssueCosts(*structurized);
-  if (!before) return before.error();
-  Expected<std::map<uint32_t, double>> after = IssueCosts(*reconverged);
-  if (!after) return after.error();
-  std::set<uint32_t> pays;
-  for (uint32_t function : all.changed) {
-    ReconvergeStats::Decision& decision = all.decisions.emplace_back();
-    decision.function = function;
-    decision.structurized_cost = (*before)[function];
-    decision.reconverged_cost = (*after)[function];
-    decision.applied = policy == ReconvergePolicy::kEverywhere ||
-                       decision.reconverged_cost < decision.structurized_cost;
-    if (decision.applied) pays.insert(function);
-  }
-  Expected<SpirvBinary> result = structurized;
-  ReconvergeStats chosen;
-  StructurizeStats chosen_stats = structurized_stats;
-  if (!pays.empty() && pays == all.changed) {
-    result = std::move(reconverged);
-    chosen = all;
-    chosen_stats = all_stats;
-  } else if (!pays.empty()) {
-    result = Reconverged(binary, validator, pays, &chosen, &chosen_stats);
-  }
-  chosen.decisions = all.decisions;
-  if (stats != nullptr) *stats = chosen;
-  if (structurize_stats != nullptr) *structurize_stats = chosen_stats;
-  return result;
-}
 
 Expected<std::vector<uint32_t>> RunPipeline(const SpirvBinary& input,
                                             const PipelineOptions& options, ChangeLog* log,
