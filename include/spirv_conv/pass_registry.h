@@ -57,7 +57,7 @@ bool RegisterPass(spvtools::Optimizer* optimizer, const std::string& name,
 // Tokens of the control-flow passes (docs/structurize.md). reconverge here
 // rewrites every function and leaves the structured control-flow rules to
 // a structurize after it; `spirv-conv opt --reconverge` (ReconvergeBinary,
-// spirv_conv/pipeline.h) adds its cost policy and the structurizer.
+// spirv_conv/reconverge_pass.h) adds its cost policy and the structurizer.
 spvtools::Optimizer::PassToken CreateStructurizePass();
 spvtools::Optimizer::PassToken CreateReconvergePass();
 

@@ -29,19 +29,19 @@ struct PipelineOptions {
   // Do not validate the input (spirv-opt --skip-validation). The output is
   // validated regardless: spirv-conv never emits a module spirv-val rejects.
   bool skip_input_validation = false;
-  // First of all, rebuild the control flow as structured constructs
-  // (StructurizePass). The input may then break the structured control-flow
-  // rules of spirv-val (and only those: IsStructuredControlFlowError).
-  bool structurize = false;
-  // Predicated reconvergence first (ReconvergePass), then --structurize.
-  bool reconverge = false;
-  ReconvergePolicy reconverge_policy = ReconvergePolicy::kWhereItPays;
-  // Then the passes, in this order: names of the pass registry's NonUniform
-  // passes ("fix-nonuniform"; spirv_conv/pass_registry.h) and spirv-opt
-  // single-pass flags ("--merge-return"; ExpandOptimizerFlags), which run
-  // under the motion guard (RunGuardedOptimizer), consecutive ones in one
-  // guarded run.
+  // The passes, in this order: names of the pass registry's NonUniform and
+  // control-flow passes ("fix-nonuniform", "structurize";
+  // spirv_conv/pass_registry.h) and spirv-opt single-pass flags
+  // ("--merge-return"; ExpandOptimizerFlags), which run under the motion
+  // guard (RunGuardedOptimizer), consecutive ones in one guarded run.
+  // "structurize" rebuilds the control flow as structured constructs
+  // (StructurizeBinary) and "reconverge" applies predicated reconvergence
+  // where |reconverge_policy| says, then structurizes (ReconvergeBinary).
+  // When one of them comes first, the input may break the structured
+  // control-flow rules of spirv-val (and only those:
+  // IsStructuredControlFlowError).
   std::vector<std::string> passes;
+  ReconvergePolicy reconverge_policy = ReconvergePolicy::kWhereItPays;
   // How the guard runs the spirv-opt flags of |passes|: strict, isolation,
   // the motion checker's options. Its |flags| are set from |passes| (leave
   // them empty); |validator| and |validate_each_pass| from the fields above.

@@ -11,6 +11,7 @@
 #include "passes/change_log.h"
 #include "source/opt/ir_context.h"
 #include "spirv_conv/ir.h"
+#include "spirv_conv/pass_registry.h"
 #include "spirv_conv/pipeline.h"
 
 namespace spirv_conv {
@@ -18,10 +19,12 @@ namespace spirv_conv {
 namespace {
 
 // One step of PipelineOptions::passes: a run of spirv-opt flags under the
-// motion guard, or one of our passes.
+// motion guard, one of our NonUniform passes, or a control-flow pass
+// (structurize, reconverge), which works on the emitted binary.
 struct Step {
   std::vector<std::string> flags;
   std::unique_ptr<NonUniformPass> pass;
+  std::string control_flow;
 };
 
 bool IsOptimizerFlag(const std::string& entry) { return !entry.empty() && entry[0] == '-'; }
@@ -47,6 +50,11 @@ Expected<std::vector<Step>> CreateSteps(const PipelineOptions& options, ChangeLo
     if (IsOptimizerFlag(entry)) {
       if (steps.empty() || steps.back().pass != nullptr) steps.emplace_back();
       steps.back().flags.push_back(entry);
+      continue;
+    }
+    const PassInfo* info = FindPass(entry);
+    if (info != nullptr && info->kind == PassKind::kControlFlow) {
+      steps.push_back({{}, nullptr, entry});
       continue;
     }
     std::unique_ptr<NonUniformPass> pass = CreateNonUniformPass(entry, nonuniform);
@@ -118,30 +126,33 @@ void RecordReconvergeDecisions(const SpirvBinary& output, const ReconvergeStats&
 Expected<std::vector<uint32_t>> RunPipeline(const SpirvBinary& input,
                                             const PipelineOptions& options, ChangeLog* log,
                                             std::vector<OptimizerPassResult>* optimizer_log) {
-  SpirvBinary structurized;
-  if (options.structurize || options.reconverge) {
-    ReconvergeStats reconverge;
-    Expected<SpirvBinary> rebuilt =
-        options.reconverge
-            ? ReconvergeBinary(input, options.validator, options.skip_input_validation, &reconverge,
-                               nullptr, options.reconverge_policy)
-            : StructurizeBinary(input, options.validator, options.skip_input_validation);
-    if (!rebuilt) return rebuilt.error();
-    structurized = std::move(*rebuilt);
-    if (log != nullptr) RecordReconvergeDecisions(structurized, reconverge, log);
-  }
-  const bool rebuilt = options.structurize || options.reconverge;
-  const SpirvBinary& binary = rebuilt ? structurized : input;
-  // Validate before building the IR: SPIRV-Tools' IR loader assumes valid input.
-  if (!options.skip_input_validation && !rebuilt) {
-    Status valid = ValidateSpirv(binary.words, binary.target_env, options.validator, binary.name,
+  Expected<std::vector<Step>> steps = CreateSteps(options, log);
+  if (!steps) return steps.error();
+  // Validate before building the IR: SPIRV-Tools' IR loader assumes valid
+  // input. A control-flow pass first validates it itself, tolerating the
+  // structured control-flow errors it is there to fix.
+  const bool control_flow_first = !steps->empty() && !steps->front().control_flow.empty();
+  if (!options.skip_input_validation && !control_flow_first) {
+    Status valid = ValidateSpirv(input.words, input.target_env, options.validator, input.name,
                                  ExitCode::kBadInput);
     if (!valid) return valid.error();
   }
-  Expected<std::vector<Step>> steps = CreateSteps(options, log);
-  if (!steps) return steps.error();
+  SpirvBinary binary = input;  // the module while no step holds it as IR
   std::unique_ptr<spvtools::opt::IRContext> context;
   for (Step& step : *steps) {
+    if (!step.control_flow.empty()) {
+      if (context != nullptr) binary.words = EmitBinary(*context), context = nullptr;
+      ReconvergeStats reconverge;
+      Expected<SpirvBinary> rebuilt =
+          step.control_flow == "reconverge"
+              ? ReconvergeBinary(binary, options.validator, options.skip_input_validation,
+                                 &reconverge, nullptr, options.reconverge_policy)
+              : StructurizeBinary(binary, options.validator, options.skip_input_validation);
+      if (!rebuilt) return rebuilt.error();
+      binary = std::move(*rebuilt);
+      if (log != nullptr) RecordReconvergeDecisions(binary, reconverge, log);
+      continue;
+    }
     if (!step.flags.empty()) {
       Expected<std::unique_ptr<spvtools::opt::IRContext>> optimized =
           Optimized(binary, std::move(context), step.flags, options, optimizer_log);

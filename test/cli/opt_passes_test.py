@@ -113,6 +113,26 @@ class OptPassesTests(cli_test.CliTestCase):
                          0)
         self.assertEqual(self.read("flag.spv"), self.read("dcefix.spv"))
 
+    def test_control_flow_passes_in_order(self):
+        # --structurize in --passes runs where it is named: after
+        # --fix-nonuniform here, as two runs one after the other do.
+        spv = self.bindless()
+        result = self.conv("opt", "--passes", "--fix-nonuniform --structurize", spv, "-o",
+                           "one.spv")
+        self.assertEqual(result.code, 0, result)
+        self.assertEqual(self.conv("opt", "--fix-nonuniform", spv, "-o", "fix.spv").code, 0)
+        self.assertEqual(self.conv("opt", "--structurize", "fix.spv", "-o", "two.spv").code, 0)
+        self.assertEqual(self.read("one.spv"), self.read("two.spv"))
+        self.assertTrue(self.nonuniform_ids("one.spv"))
+        # The --structurize flag runs first of all, the same as naming it first.
+        result = self.conv("opt", "--structurize", "--passes", "--fix-nonuniform", spv, "-o",
+                           "flag.spv")
+        self.assertEqual(result.code, 0, result)
+        result = self.conv("opt", "--passes", "--structurize --fix-nonuniform", spv, "-o",
+                           "named.spv")
+        self.assertEqual(result.code, 0, result)
+        self.assertEqual(self.read("flag.spv"), self.read("named.spv"))
+
     def test_usage_errors(self):
         spv = self.bindless()
         cases = [
@@ -120,7 +140,8 @@ class OptPassesTests(cli_test.CliTestCase):
             (["--lower-nonuniform", "--device", "no-such-gpu.json"], "no-such-gpu.json"),
             (["--device", "desktop"], "--device is only used by --lower-nonuniform"),
             (["--fix-nonuniform", "--report", "-"], "both write to stdout"),
-            (["--passes", "--structurize"], "--structurize runs before every other pass"),
+            (["--passes", "--uniformity-analysis"],
+             "--uniformity-analysis computes nothing to run in a pipeline"),
             (["--passes", "--no-such-pass"], "--no-such-pass"),
         ]
         for options, message in cases:

@@ -89,20 +89,13 @@ void Analyse(const SpirvBinary& binary) {
 }
 
 void Transform(const SpirvBinary& binary) {
-  for (const char* pass : {"fix-nonuniform", "strip-nonuniform", "waterfall"}) {
+  for (const char* pass :
+       {"fix-nonuniform", "strip-nonuniform", "waterfall", "structurize", "reconverge"}) {
     PipelineOptions options;
     options.passes = {pass};
     Expected<std::vector<uint32_t>> out = RunPipeline(binary, options);
     CheckOutcome(pass, out ? nullptr : &out.error());
   }
-  PipelineOptions structurize;
-  structurize.structurize = true;
-  Expected<std::vector<uint32_t>> out = RunPipeline(binary, structurize);
-  CheckOutcome("structurize", out ? nullptr : &out.error());
-  PipelineOptions reconverge;
-  reconverge.reconverge = true;
-  out = RunPipeline(binary, reconverge);
-  CheckOutcome("reconverge", out ? nullptr : &out.error());
 }
 
 }  // namespace

@@ -180,8 +180,6 @@ Command AddOptCommand(CLI::App& app) {
     PipelineOptions pipeline;
     pipeline.validator = flags->input.validator;
     pipeline.skip_input_validation = flags->skip_validation;
-    pipeline.structurize = flags->structurize;
-    pipeline.reconverge = flags->reconverge;
     if (flags->reconverge_everywhere) {
       if (!flags->reconverge) {
         return Report(Error{ExitCode::kBadInput, "--reconverge-everywhere needs --reconverge"});
@@ -199,21 +197,28 @@ Command AddOptCommand(CLI::App& app) {
     if (flags->report == "-" && flags->output == "-") {
       return Report(Error{ExitCode::kBadInput, "--report - and -o - would both write to stdout"});
     }
-    // -O, then --passes in its order (spirv-opt flags expanded to single
-    // passes; ours by registry name), then the NonUniform flags' passes.
+    // --reconverge (which structurizes too) or --structurize first of all,
+    // then -O, then --passes in its order (spirv-opt flags expanded to
+    // single passes; ours by registry name), then the NonUniform flags'
+    // passes.
     std::vector<std::string> entries = SplitFlags(flags->spirv_opt_passes);
     if (flags->optimize) entries.insert(entries.begin(), "-O");
+    if (flags->reconverge) {
+      entries.insert(entries.begin(), "--reconverge");
+    } else if (flags->structurize) {
+      entries.insert(entries.begin(), "--structurize");
+    }
     bool any_optimizer_pass = false;
     for (const std::string& entry : entries) {
       const PassInfo* ours = entry.rfind("--", 0) == 0 ? FindPass(entry.substr(2)) : nullptr;
-      if (ours != nullptr && ours->kind == PassKind::kNonUniform) {
+      if (ours != nullptr &&
+          (ours->kind == PassKind::kNonUniform || ours->kind == PassKind::kControlFlow)) {
         pipeline.passes.push_back(ours->name);
         continue;
       }
       if (ours != nullptr) {
-        return Report(Error{ExitCode::kBadInput, "--passes: " + entry +
-                                                     " runs before every other pass; give it "
-                                                     "as its own flag"});
+        return Report(Error{ExitCode::kBadInput,
+                            "--passes: " + entry + " computes nothing to run in a pipeline"});
       }
       Expected<std::vector<std::string>> single =
           ExpandOptimizerFlags({entry}, SPV_ENV_UNIVERSAL_1_6);
