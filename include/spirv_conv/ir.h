@@ -51,6 +51,10 @@ void SetIrWarningHandler(std::function<void(const std::string& line)> handler);
 // Serializes |context| back to words (all instructions, OpNop included).
 std::vector<uint32_t> EmitBinary(spvtools::opt::IRContext& context);
 
+// The string of the first OpName of |id| in |context|, as written (glslang's
+// function names keep their signature, "helper(f1;"); empty when it has none.
+std::string OpNameOf(spvtools::opt::IRContext& context, uint32_t id);
+
 }  // namespace spirv_conv
 
 #endif  // INCLUDE_SPIRV_CONV_IR_H_

@@ -96,4 +96,9 @@ std::vector<uint32_t> EmitBinary(spvtools::opt::IRContext& context) {
   return words;
 }
 
+std::string OpNameOf(spvtools::opt::IRContext& context, uint32_t id) {
+  for (const auto& [target, name] : context.GetNames(id)) return name->GetInOperand(1).AsString();
+  return "";
+}
+
 }  // namespace spirv_conv

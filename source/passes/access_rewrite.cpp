@@ -18,6 +18,7 @@
 #include "source/opt/log.h"
 #include "source/opt/reflect.h"
 #include "source/opt/type_manager.h"
+#include "spirv_conv/ir.h"
 
 namespace spirv_conv {
 namespace passes {
@@ -35,17 +36,8 @@ const IRContext::Analysis kPreserved =
 // ---------------------------------------------------------------------------
 // Names for messages and the change log.
 
-std::string NameOf(IRContext* context, uint32_t id) {
-  for (const Instruction& name : context->module()->debugs2()) {
-    if (name.opcode() == spv::Op::OpName && name.GetSingleWordInOperand(0) == id) {
-      return name.GetInOperand(1).AsString();
-    }
-  }
-  return "";
-}
-
 std::string IdText(IRContext* context, uint32_t id) {
-  const std::string name = NameOf(context, id);
+  const std::string name = OpNameOf(*context, id);
   return "%" + std::to_string(id) + (name.empty() ? "" : " '" + name + "'");
 }
 
@@ -60,7 +52,7 @@ std::string Describe(IRContext* context, const Instruction& inst) {
 
 std::string ArrayName(IRContext* context, const Instruction* variable) {
   if (variable == nullptr) return "a descriptor array";
-  const std::string name = NameOf(context, variable->result_id());
+  const std::string name = OpNameOf(*context, variable->result_id());
   return name.empty() ? "%" + std::to_string(variable->result_id()) : name;
 }
 

@@ -109,9 +109,8 @@ void RecordReconvergeDecisions(const SpirvBinary& output, const ReconvergeStats&
         context ? (*context)->get_def_use_mgr()->GetDef(decision.function) : nullptr;
     std::string name;
     if (context) {
-      for (const auto& entry : (*context)->GetNames(decision.function)) {
-        name = "function '" + entry.second->GetInOperand(1).AsString() + "': ";
-      }
+      const std::string op_name = OpNameOf(**context, decision.function);
+      if (!op_name.empty()) name = "function '" + op_name + "': ";
     }
     passes::RecordChange(
         log, "reconverge", decision.applied ? "reconverge" : "keep-structured",

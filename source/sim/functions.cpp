@@ -15,6 +15,7 @@
 #include "source/opcode.h"
 #include "source/opt/ir_context.h"
 #include "spirv/unified1/GLSL.std.450.h"
+#include "spirv_conv/ir.h"
 
 namespace spirv_conv {
 namespace sim {
@@ -419,11 +420,8 @@ Status Decoder::DecodeFunctions(uint32_t entry_function) {
     function_index[f->result_id()] = static_cast<uint32_t>(program_.functions.size());
     Function out;
     out.id = f->result_id();
-    out.name = "%" + std::to_string(out.id);
-    for (auto& name : context_.GetNames(out.id)) {
-      out.name = name.second->GetOperand(1).AsString();
-      break;
-    }
+    out.name = OpNameOf(context_, out.id);
+    if (out.name.empty()) out.name = "%" + std::to_string(out.id);
     if (f->begin() == f->end()) {
       return Unsupported("call to function " + out.name + " without a body (a Linkage import)");
     }
