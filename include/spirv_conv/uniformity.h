@@ -167,7 +167,10 @@ class UniformityInfo {
   // Why block |label| runs in non-uniform control flow.
   std::vector<UniformityStep> ExplainControlFlow(uint32_t label) const;
 
+  // The analysis' internals, for the library's own readers (its module
+  // index and block table: analysis/module_tables.h).
   class Impl;
+  const Impl& impl() const { return *impl_; }
 
  private:
   explicit UniformityInfo(std::unique_ptr<Impl> impl);

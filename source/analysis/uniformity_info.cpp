@@ -17,6 +17,7 @@
 
 #include "analysis/barrier_intervals.h"
 #include "analysis/ir_tables.h"
+#include "analysis/module_tables.h"
 #include "analysis/module_writes.h"
 #include "analysis/uniformity_solver.h"
 #include "spirv_conv/uniformity.h"
@@ -729,5 +730,12 @@ std::vector<UniformityStep> UniformityInfo::ExplainControlFlow(uint32_t label) c
   }
   return steps;
 }
+
+namespace analysis {
+
+const ModuleIndex& IndexOf(const UniformityInfo& info) { return info.impl().index_; }
+const BlockTable& BlocksOf(const UniformityInfo& info) { return info.impl().Blocks(); }
+
+}  // namespace analysis
 
 }  // namespace spirv_conv

@@ -28,7 +28,7 @@ namespace diagnostics {
 struct DiagnosticContext : analysis::ModuleTables {
   DiagnosticContext(spvtools::opt::IRContext& context, const UniformityInfo& uniformity,
                     const std::string& input_path)
-      : analysis::ModuleTables(context),
+      : analysis::ModuleTables(context, uniformity),
         info(uniformity),
         disassembly(context, index),
         names(context, index, disassembly),

@@ -14,7 +14,7 @@ namespace passes {
 DescriptorAccesses::DescriptorAccesses(spvtools::opt::IRContext* context,
                                        std::unique_ptr<UniformityInfo> info)
     : info_(std::move(info)),
-      tables_(*context),
+      tables_(*context, *info_),
       accesses_(analysis::FindResourceOperands(tables_, *info_)) {}
 
 Expected<std::unique_ptr<DescriptorAccesses>> DescriptorAccesses::Compute(
