@@ -1275,5 +1275,25 @@ const std::vector<const Cycle*>* SyncDependenceCache::SegmentCycles(const CfgAna
   return &segment.cycles;
 }
 
+const BranchDivergence& SyncDependence::Divergence(uint32_t block) const {
+  if (divergence_.empty()) divergence_.resize(graph_.cfg.size());
+  std::unique_ptr<BranchDivergence>& slot = divergence_[block];
+  if (!slot) {
+    slot = std::make_unique<BranchDivergence>(
+        ComputeBranchDivergence(graph_, block, &cache_, OpenView::kDefer));
+  }
+  return *slot;
+}
+
+const std::vector<const Cycle*>& SyncDependence::OpenViewCycles(uint32_t block) const {
+  auto it = open_view_.find(block);
+  if (it == open_view_.end()) {
+    it = open_view_
+             .emplace(block, analysis::OpenViewCycles(graph_, block, Divergence(block), &cache_))
+             .first;
+  }
+  return it->second;
+}
+
 }  // namespace analysis
 }  // namespace spirv_conv

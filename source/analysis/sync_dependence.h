@@ -34,6 +34,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -238,6 +239,34 @@ bool OpenViewCandidatesSettled(const CfgAnalyses& graph, uint32_t branch_block,
   }
   return true;
 }
+
+// The sync dependence of one function's branches, each computed on first
+// use with the function's SyncDependenceCache, which it owns: what the
+// uniformity solver asks of the CFG. Queries are const; the caches are
+// filled behind them (one solver uses a function's model at a time).
+class SyncDependence {
+ public:
+  // |graph| must outlive this object.
+  explicit SyncDependence(const CfgAnalyses& graph) : graph_(graph) {}
+
+  // The divergence of |block|'s terminator, with the open view deferred.
+  const BranchDivergence& Divergence(uint32_t block) const;
+  // OpenViewCycles for |block| (whose Divergence() has open_view_deferred).
+  const std::vector<const Cycle*>& OpenViewCycles(uint32_t block) const;
+  // OpenViewCandidatesSettled for |block|.
+  template <typename SettledFn>
+  bool OpenViewSettled(uint32_t block, const SettledFn& settled) const {
+    return OpenViewCandidatesSettled(graph_, block, &cache_, settled);
+  }
+
+ private:
+  const CfgAnalyses& graph_;
+  mutable SyncDependenceCache cache_;
+  // Per block, once asked for (most functions have few divergent branches,
+  // a large one many: a hash map costs a cache miss per lookup there).
+  mutable std::vector<std::unique_ptr<BranchDivergence>> divergence_;
+  mutable std::unordered_map<uint32_t, std::vector<const Cycle*>> open_view_;
+};
 
 }  // namespace analysis
 }  // namespace spirv_conv

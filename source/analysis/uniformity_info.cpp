@@ -550,7 +550,8 @@ std::vector<uint32_t> UniformityInfo::Joins(uint32_t label) const {
       impl_->JoinOverContexts(fn, [&](const FunctionState& s) { return s.UseLevel(condition, b); });
   if (level == kU) return {};
   std::vector<uint32_t> joins;
-  for (uint32_t join : model.Divergence(b).joins) joins.push_back(model.blocks.label_of[join]);
+  for (uint32_t join : model.sync->Divergence(b).joins)
+    joins.push_back(model.blocks.label_of[join]);
   return joins;
 }
 

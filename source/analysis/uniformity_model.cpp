@@ -149,26 +149,6 @@ PointerRoot FindRoot(const ModuleIndex& index, uint32_t pointer_id) {
   return {};
 }
 
-const BranchDivergence& FunctionModel::Divergence(uint32_t block) const {
-  if (divergence_cache.empty()) divergence_cache.resize(blocks.cfg.size());
-  auto& slot = divergence_cache[block];
-  if (!slot)
-    slot = std::make_unique<BranchDivergence>(
-        ComputeBranchDivergence(*graph, block, &sync_dependence_cache, OpenView::kDefer));
-  return *slot;
-}
-
-const std::vector<const Cycle*>& FunctionModel::OpenViewCycles(uint32_t block) const {
-  auto it = open_view_cache.find(block);
-  if (it == open_view_cache.end()) {
-    it = open_view_cache
-             .emplace(block, analysis::OpenViewCycles(*graph, block, Divergence(block),
-                                                      &sync_dependence_cache))
-             .first;
-  }
-  return it->second;
-}
-
 uint32_t FunctionModel::NodeOf(uint32_t id) const {
   return id < node_of_id->size() ? (*node_of_id)[id] : kNoNode;
 }
@@ -281,6 +261,7 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
     for (uint32_t b = 0; b < n_blocks; ++b) m.kills[b] = IsKill(m.blocks.terminator_opcode[b]);
   }
   m.graph = std::make_unique<CfgAnalyses>(&m.blocks.cfg, m.may_end_invocation);
+  m.sync = std::make_unique<SyncDependence>(*m.graph);
   m.memory = BuildMemorySsa(*body, m.blocks, *m.graph);
   const CfgAnalyses& g = *m.graph;
 

@@ -164,7 +164,7 @@ struct FunctionModel {
   std::vector<MemoryWrite> writes;
   // (call node, argument index) -> nodes of the values an argument
   // temporary holds at the call (kNoNode: a module-level value, uniform):
-  // stored right before the call in its block, whole or member by member
+  // stored right before the call in its block, whole or part by part
   // (glslang copies a struct so for SPIR-V 1.0-1.3), and written nowhere else.
   std::map<std::pair<uint32_t, uint32_t>, std::vector<uint32_t>> argument_stores;
   // Loads from Workgroup memory no write can race with (barrier_intervals.h).
@@ -174,20 +174,7 @@ struct FunctionModel {
   std::vector<uint32_t> parameter_ids;
   std::vector<bool> parameter_is_pointer;
 
-  // Per block, once asked for (most functions have few divergent branches,
-  // a large one many: a hash map costs a cache miss per lookup there).
-  mutable std::vector<std::unique_ptr<BranchDivergence>> divergence_cache;
-  mutable std::unordered_map<uint32_t, std::vector<const Cycle*>> open_view_cache;
-  mutable SyncDependenceCache sync_dependence_cache;
-  // The divergence of |block|'s terminator, with the open view deferred.
-  const BranchDivergence& Divergence(uint32_t block) const;
-  // OpenViewCycles for |block| (whose Divergence() has open_view_deferred).
-  const std::vector<const Cycle*>& OpenViewCycles(uint32_t block) const;
-  // OpenViewCandidatesSettled for |block|.
-  template <typename SettledFn>
-  bool OpenViewSettled(uint32_t block, const SettledFn& settled) const {
-    return OpenViewCandidatesSettled(*graph, block, &sync_dependence_cache, settled);
-  }
+  std::unique_ptr<SyncDependence> sync;  // of |graph|'s branches
   // The node of |id| in this function, or kNoNode.
   uint32_t NodeOf(uint32_t id) const;
   // True if node |n| has the same value in every iteration of a cycle of

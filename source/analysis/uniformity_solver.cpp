@@ -425,7 +425,7 @@ bool FunctionState::SolveBranches() {
     if (model_.condition[b] != kNoNode) condition = UseLevel(model_.condition[b], b);
     if (condition > synced_[b]) {
       synced_[b] = condition;
-      const BranchDivergence& div = model_.Divergence(b);
+      const BranchDivergence& div = model_.sync->Divergence(b);
       for (size_t k = 0; k < div.joins.size(); ++k) {
         for (uint32_t phi : model_.block_nodes[div.joins[k]]) {
           // A phi already at |condition| would not be raised: SelectsAmong
@@ -465,10 +465,11 @@ bool FunctionState::SolveBranches() {
   for (const auto& pending : open_views) {
     const uint32_t b = pending.first;
     const Uniformity level = pending.second;
-    if (model_.OpenViewSettled(b, [&](const Cycle* c) { return assumed_[c->index()] >= level; })) {
+    if (model_.sync->OpenViewSettled(
+            b, [&](const Cycle* c) { return assumed_[c->index()] >= level; })) {
       continue;
     }
-    for (const Cycle* c : model_.OpenViewCycles(b)) not_m_converged(c, level, b);
+    for (const Cycle* c : model_.sync->OpenViewCycles(b)) not_m_converged(c, level, b);
   }
   return any;
 }
