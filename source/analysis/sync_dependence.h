@@ -103,14 +103,19 @@ class SyncDependenceCache {
   // blocks).
   bool DominatesUpTo(const CfgAnalyses& graph, uint32_t branch, uint32_t merge);
 
+  // How propagations end: where the diverged paths have merged (the
+  // shortcuts), or at the acyclic post-dominator with no shortcut (the
+  // reference a test compares the shortcuts with).
+  enum class Propagation { kStopWhenMerged, kReference };
+  explicit SyncDependenceCache(Propagation propagation = Propagation::kStopWhenMerged)
+      : stop_when_merged_(propagation == Propagation::kStopWhenMerged) {}
+
   // The order in which propagations label blocks, so that they can stop
-  // where the diverged paths have merged; null if they are not to stop
-  // there (set_stop_when_merged(false): a test compares both). Not
-  // stopping there also turns off the shortcut for branches whose paths
-  // merge at their immediate post-dominator (MergesAtOnce), which then
-  // propagate like any other.
+  // where the diverged paths have merged; null for kReference, which also
+  // turns off the shortcut for branches whose paths merge at their
+  // immediate post-dominator (MergesAtOnce): those propagate like any
+  // other.
   const std::vector<uint32_t>* ViewOrder(const CfgAnalyses& graph);
-  void set_stop_when_merged(bool stop) { stop_when_merged_ = stop; }
   bool stop_when_merged() const { return stop_when_merged_; }
   // How many branches took that shortcut (for tests).
   size_t merges_at_once() const { return merges_at_once_; }
@@ -134,7 +139,7 @@ class SyncDependenceCache {
   uint32_t searches_ = 0;
   size_t visits_ = 0;
   size_t budget_ = 0;
-  bool stop_when_merged_ = true;
+  bool stop_when_merged_;
   size_t merges_at_once_ = 0;
   std::vector<uint32_t> view_order_;  // by block; empty until needed
 };

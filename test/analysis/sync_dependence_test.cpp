@@ -262,8 +262,7 @@ TEST(SyncDependenceTest, StoppingWhereThePathsMergeChangesNothing) {
   for (uint32_t round = 0; round < 2000; ++round) {
     CfgAnalyses g(RandomGraph(round));
     SyncDependenceCache stopping;
-    SyncDependenceCache going_on;
-    going_on.set_stop_when_merged(false);
+    SyncDependenceCache going_on(SyncDependenceCache::Propagation::kReference);
     for (uint32_t b = 0; b < g.cfg.size(); ++b) {
       if (g.cfg.successors[b].size() < 2 || !g.cycles.IsReachable(b)) continue;
       const BranchDivergence stopped = ComputeBranchDivergence(g, b, &stopping);
