@@ -92,6 +92,23 @@ ConvergenceClass OtherGroupOperation(Op opcode) {
 
 }  // namespace
 
+bool IsExplicitDerivative(Op opcode) {
+  switch (opcode) {
+    case Op::OpDPdx:
+    case Op::OpDPdy:
+    case Op::OpFwidth:
+    case Op::OpDPdxFine:
+    case Op::OpDPdyFine:
+    case Op::OpFwidthFine:
+    case Op::OpDPdxCoarse:
+    case Op::OpDPdyCoarse:
+    case Op::OpFwidthCoarse:
+      return true;
+    default:
+      return false;
+  }
+}
+
 GroupArithmetic GroupArithmeticOf(Op opcode) {
   using A = GroupArithmetic;
   switch (opcode) {
@@ -146,17 +163,8 @@ GroupArithmetic GroupArithmeticOf(Op opcode) {
 }
 
 ConvergenceClass ClassifyConvergence(const spvtools::opt::Instruction& inst) {
+  if (IsExplicitDerivative(inst.opcode())) return Derivative(DerivativeKind::kExplicit);
   switch (inst.opcode()) {
-    case Op::OpDPdx:
-    case Op::OpDPdy:
-    case Op::OpFwidth:
-    case Op::OpDPdxFine:
-    case Op::OpDPdyFine:
-    case Op::OpFwidthFine:
-    case Op::OpDPdxCoarse:
-    case Op::OpDPdyCoarse:
-    case Op::OpFwidthCoarse:
-      return Derivative(DerivativeKind::kExplicit);
     case Op::OpImageSampleImplicitLod:
     case Op::OpImageSampleDrefImplicitLod:
     case Op::OpImageSampleProjImplicitLod:

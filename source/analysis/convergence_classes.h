@@ -94,6 +94,9 @@ struct GroupArithmetic {
 };
 GroupArithmetic GroupArithmeticOf(spv::Op opcode);
 
+// OpDPdx, OpDPdy, OpFwidth and their Fine and Coarse forms.
+bool IsExplicitDerivative(spv::Op opcode);
+
 // The widest control-flow level at which |inst| (of class |cls|) is still
 // executed correctly: its execution scope's level (ScopeLevel in
 // uniformity_sources.h). Divergent means no requirement (not convergent, or

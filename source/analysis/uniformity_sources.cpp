@@ -163,22 +163,13 @@ bool IsPureOpcode(Op op) {
     case Op::OpImageQueryLod:
     case Op::OpImageQueryLevels:
     case Op::OpImageQuerySamples:
-    // A derivative of a quad-uniform value is zero.
-    case Op::OpDPdx:
-    case Op::OpDPdy:
-    case Op::OpFwidth:
-    case Op::OpDPdxFine:
-    case Op::OpDPdyFine:
-    case Op::OpFwidthFine:
-    case Op::OpDPdxCoarse:
-    case Op::OpDPdyCoarse:
-    case Op::OpFwidthCoarse:
     case Op::OpGroupNonUniformBallotBitExtract:
     case Op::OpGroupNonUniformBallotFindLSB:
     case Op::OpGroupNonUniformBallotFindMSB:
       return true;
     default:
-      return false;
+      // A derivative of a quad-uniform value is zero.
+      return IsExplicitDerivative(op);
   }
 }
 
