@@ -107,40 +107,9 @@ class IntervalWalk {
         if (seen_back.insert(Key(end)).second) back.push_back(end);
       }
     }
-    // Forward from each start to the next barriers. Past a return the
-    // interval goes on after each call of the function
-    // (workgroup_flag_read_in_helper.comp).
-    std::unordered_set<uint64_t> seen_forward;
-    std::vector<Position> forward = starts;  // scan rows > row
-    while (!forward.empty()) {
-      const Position at = forward.back();
-      forward.pop_back();
-      const Function& f = functions_[at.function];
-      const FunctionBody& body = *f.body;
-      bool stopped = false;
-      for (uint32_t r = at.row + 1; r < body.block_start[at.block + 1]; ++r) {
-        if (EndsInterval(f, r)) {
-          // And what it writes before its first barrier.
-          const Function* callee = Callee(f, r);
-          if (callee != nullptr && WritesBeforeFirstBarrier(*callee, variable)) return false;
-          stopped = true;
-          break;
-        }
-        if (MayWrite(f, r, variable)) return false;
-      }
-      if (stopped) continue;
-      if (IsReturn(body.rows[body.block_start[at.block + 1] - 1].opcode) && !f.entry_point) {
-        if (f.call_sites.empty()) return false;
-        for (const Position& site : f.call_sites) {
-          if (seen_forward.insert(Key(site)).second) forward.push_back(site);
-        }
-      }
-      for (uint32_t s : f.model->blocks.cfg.successors[at.block]) {
-        const Position begin{at.function, s, body.block_start[s]};
-        if (seen_forward.insert(Key(begin)).second) forward.push_back(begin);
-      }
-    }
-    return true;
+    // Forward from each start to the next barriers, past returns into the
+    // callers (workgroup_flag_read_in_helper.comp).
+    return !WritesBeforeNextEnd(std::move(starts), variable, /*into_callers=*/true);
   }
 
  private:
@@ -186,7 +155,8 @@ class IntervalWalk {
   // Some path from |g|'s start may write |variable| before an interval end.
   bool WritesBeforeFirstBarrier(const Function& g, uint32_t variable) {
     return Memo(&head_writes_, g, variable, [&] {
-      return WritesOnTheWay(g, variable, {{0, g.body->block_start[0]}});
+      return WritesBeforeNextEnd({{IndexOf(g), 0, g.body->block_start[0]}}, variable,
+                                 /*into_callers=*/false);
     });
   }
 
@@ -194,45 +164,60 @@ class IntervalWalk {
   // the next one or a return.
   bool WritesAfterLastBarrier(const Function& g, uint32_t variable) {
     return Memo(&tail_writes_, g, variable, [&] {
-      std::vector<std::pair<uint32_t, uint32_t>> ends;
+      std::vector<Position> ends;
       const FunctionBody& body = *g.body;
       for (uint32_t b = 0; b < body.blocks(); ++b) {
         for (uint32_t r = body.block_start[b] + 1; r < body.block_start[b + 1]; ++r) {
           if (!EndsInterval(g, r)) continue;
           const Function* callee = Callee(g, r);
           if (callee != nullptr && WritesAfterLastBarrier(*callee, variable)) return true;
-          ends.emplace_back(b, r);
+          ends.push_back({IndexOf(g), b, r});
         }
       }
-      return WritesOnTheWay(g, variable, ends);
+      return WritesBeforeNextEnd(std::move(ends), variable, /*into_callers=*/false);
     });
   }
 
-  // Some path of |g| from one of |from| (block, row; scanning the rows
-  // after it) to the next interval end or a return may write |variable|.
-  bool WritesOnTheWay(const Function& g, uint32_t variable,
-                      std::vector<std::pair<uint32_t, uint32_t>> from) {
-    const FunctionBody& body = *g.body;
-    std::vector<char> seen(body.blocks(), 0);
+  // Some path from one of |from| (scanning the rows after each) to the
+  // next interval end may write |variable|: a write on the way, or one a
+  // barrier-executing callee makes before its first barrier. At a return
+  // the path ends, or with |into_callers| goes on after each call of the
+  // function (an entry point's return ends it).
+  bool WritesBeforeNextEnd(std::vector<Position> from, uint32_t variable, bool into_callers) {
+    std::unordered_set<uint64_t> seen;
     while (!from.empty()) {
-      const auto [b, row] = from.back();
+      const Position at = from.back();
       from.pop_back();
+      const Function& f = functions_[at.function];
+      const FunctionBody& body = *f.body;
       bool stopped = false;
-      for (uint32_t r = row + 1; r < body.block_start[b + 1] && !stopped; ++r) {
-        if (EndsInterval(g, r)) {
-          const Function* callee = Callee(g, r);
+      for (uint32_t r = at.row + 1; r < body.block_start[at.block + 1] && !stopped; ++r) {
+        if (EndsInterval(f, r)) {
+          const Function* callee = Callee(f, r);
           if (callee != nullptr && WritesBeforeFirstBarrier(*callee, variable)) return true;
           stopped = true;
-        } else if (MayWrite(g, r, variable)) {
+        } else if (MayWrite(f, r, variable)) {
           return true;
         }
       }
       if (stopped) continue;
-      for (uint32_t s : g.model->blocks.cfg.successors[b]) {
-        if (!seen[s]) seen[s] = 1, from.emplace_back(s, body.block_start[s]);
+      if (into_callers && !f.entry_point &&
+          IsReturn(body.rows[body.block_start[at.block + 1] - 1].opcode)) {
+        if (f.call_sites.empty()) return true;  // called from nowhere known
+        for (const Position& site : f.call_sites) {
+          if (seen.insert(Key(site)).second) from.push_back(site);
+        }
+      }
+      for (uint32_t s : f.model->blocks.cfg.successors[at.block]) {
+        const Position begin{at.function, s, body.block_start[s]};
+        if (seen.insert(Key(begin)).second) from.push_back(begin);
       }
     }
     return false;
+  }
+
+  uint32_t IndexOf(const Function& g) const {
+    return static_cast<uint32_t>(&g - functions_.data());
   }
 
   // |compute|'s answer for (|g|, |variable|), computed once; a call cycle
@@ -240,7 +225,7 @@ class IntervalWalk {
   template <typename Compute>
   bool Memo(std::unordered_map<uint64_t, char>* memo, const Function& g, uint32_t variable,
             Compute compute) {
-    const uint64_t key = (uint64_t(&g - functions_.data()) << 32) | variable;
+    const uint64_t key = (uint64_t(IndexOf(g)) << 32) | variable;
     auto [it, inserted] = memo->emplace(key, 2);
     if (!inserted) return it->second != 0;
     const bool writes = compute();

@@ -694,18 +694,17 @@ std::vector<UniformityStep> UniformityInfo::ExplainControlFlow(uint32_t label) c
     }
     if (widest == nullptr || widest->ControlFlow(b) == kU) break;
     const analysis::Reason& why = widest->ControlFlowWhy(b);
-    // When the calling context is wider than anything inside the function,
-    // the call site is the cause: a branch of the function at a narrower
-    // level would end the chain at a value uniform where it matters
-    // (test/lint/explain/light_flags_call_context.frag).
-    const bool from_call_site = widest->ControlFlowInFunction(b) < widest->ControlFlow(b);
-    if (from_call_site || why.kind != UniformityStep::Kind::kControlFlow) {
-      if (!from_call_site && (why.cause != 0 || widest->context().control_flow == kU)) {
-        steps.push_back({label, why.kind, why.cause, widest->ControlFlow(b), why.note});
-        break;
-      }
-      // The calling context: continue with the control flow of a call site
-      // that calls the function in it.
+    // The calling context is the cause when it is wider than anything inside
+    // the function (a branch there at a narrower level would end the chain
+    // at a value uniform where it matters:
+    // test/lint/explain/light_flags_call_context.frag), or when the
+    // function's own reason names nothing.
+    const bool from_call_site = widest->ControlFlowInFunction(b) < widest->ControlFlow(b) ||
+                                (why.kind != UniformityStep::Kind::kControlFlow && why.cause == 0 &&
+                                 widest->context().control_flow != kU);
+    if (from_call_site) {
+      // Continue with the control flow of a call site that calls the
+      // function in that context.
       const uint32_t site = impl_->CallSiteOf(fn, *widest);
       steps.push_back({label, UniformityStep::Kind::kCallSite, site, widest->ControlFlow(b),
                        "the function is called in non-uniform control flow"});
@@ -718,6 +717,7 @@ std::vector<UniformityStep> UniformityInfo::ExplainControlFlow(uint32_t label) c
       continue;
     }
     steps.push_back({label, why.kind, why.cause, widest->ControlFlow(b), why.note});
+    if (why.kind != UniformityStep::Kind::kControlFlow) break;
     // The branch itself: why its decision is non-uniform, unless its own
     // control flow is the reason.
     if (impl_->FunctionOf(why.cause) != fn) break;

@@ -4,6 +4,7 @@
 #include "lint/branch_idioms.h"
 
 #include <algorithm>
+#include <optional>
 #include <vector>
 
 #include "analysis/convergence_classes.h"
@@ -108,20 +109,8 @@ bool BranchIdioms::SameValue(uint32_t a, uint32_t b) const {
     return false;
   }
   const uint32_t pointer = load_a->GetSingleWordInOperand(0);
-  const Instruction* variable = index_.Def(pointer);
-  if (pointer != load_b->GetSingleWordInOperand(0) || variable == nullptr ||
-      variable->opcode() != Op::OpVariable ||
-      variable->GetSingleWordInOperand(0) != static_cast<uint32_t>(spv::StorageClass::Function)) {
-    return false;
-  }
-  for (const analysis::UseTable::Use& use : uses_.UsesOf(pointer)) {
-    const Op opcode = use.user->opcode();
-    if (!(opcode == Op::OpLoad || (opcode == Op::OpStore && use.operand == 0)) &&
-        !spvOpcodeIsDebug(opcode) && !spvOpcodeIsDecoration(opcode) &&
-        !use.user->IsNonSemanticInstruction()) {
-      return false;  // chained into or passed on: a write may hide anywhere
-    }
-  }
+  // Chained into or passed on, the variable may be written anywhere.
+  if (pointer != load_b->GetSingleWordInOperand(0) || !PlainLocalStores(pointer)) return false;
   const BasicBlock* block = blocks_.Of(*load_a);
   if (block == nullptr || block != blocks_.Of(*load_b)) return false;
   bool between = false;
@@ -259,25 +248,28 @@ uint32_t BranchIdioms::Origin(uint32_t id) const {
   return id;
 }
 
-uint32_t BranchIdioms::OnlyStoredValue(uint32_t pointer) const {
+std::optional<std::vector<uint32_t>> BranchIdioms::PlainLocalStores(uint32_t pointer) const {
   const Instruction* variable = index_.Def(pointer);
   if (variable == nullptr || variable->opcode() != Op::OpVariable ||
       variable->GetSingleWordInOperand(0) != static_cast<uint32_t>(spv::StorageClass::Function)) {
-    return 0;
+    return std::nullopt;
   }
-  uint32_t stored = 0;
+  std::vector<uint32_t> stored;
   for (const analysis::UseTable::Use& use : uses_.UsesOf(pointer)) {
     const Op opcode = use.user->opcode();
     if (opcode == Op::OpStore && use.operand == 0) {
-      if (stored != 0) return 0;  // stored twice
-      stored = use.user->GetSingleWordInOperand(1);
+      stored.push_back(use.user->GetSingleWordInOperand(1));
     } else if (!(opcode == Op::OpLoad && use.operand == 0) && !spvOpcodeIsDebug(opcode) &&
-               !spvOpcodeIsDecoration(opcode) &&
-               !(opcode == Op::OpExtInst && use.user->IsNonSemanticInstruction())) {
-      return 0;  // passed to a call, chained into, copied: not a plain local
+               !spvOpcodeIsDecoration(opcode) && !use.user->IsNonSemanticInstruction()) {
+      return std::nullopt;  // passed to a call, chained into, copied
     }
   }
   return stored;
+}
+
+uint32_t BranchIdioms::OnlyStoredValue(uint32_t pointer) const {
+  const std::optional<std::vector<uint32_t>> stored = PlainLocalStores(pointer);
+  return stored && stored->size() == 1 ? stored->front() : 0;
 }
 
 }  // namespace lint

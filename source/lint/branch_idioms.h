@@ -31,7 +31,9 @@
 #define SOURCE_LINT_BRANCH_IDIOMS_H_
 
 #include <cstdint>
+#include <optional>
 #include <unordered_map>
+#include <vector>
 
 #include "analysis/ir_tables.h"
 #include "analysis/module_index.h"
@@ -78,6 +80,9 @@ class BranchIdioms {
   // Function variable (only loaded and stored as a whole) in one block with
   // no store to it between them, as glslang reads a local twice at -O0.
   bool SameValue(uint32_t a, uint32_t b) const;
+  // The values stored to the Function variable |pointer| (whole, in module
+  // order) when it is only loaded and stored as a whole; nullopt otherwise.
+  std::optional<std::vector<uint32_t>> PlainLocalStores(uint32_t pointer) const;
   // The value stored into the Function variable |pointer| when it is stored
   // once, as a whole, and otherwise only loaded; 0 if not.
   uint32_t OnlyStoredValue(uint32_t pointer) const;

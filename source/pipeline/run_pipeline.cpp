@@ -2,7 +2,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
 #include <cstdio>
-#include <map>
 #include <memory>
 #include <string>
 #include <utility>
