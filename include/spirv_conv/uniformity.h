@@ -48,6 +48,11 @@ struct UniformityOptions {
   // invocation may write it concurrently. Set this when the shader's own
   // synchronisation guarantees that no invocation writes what others read.
   bool assume_no_concurrent_writes = false;
+  // Reads the HelperInvocation built-in as false in every invocation, as if
+  // no invocation were a helper. Not sound on its own: for asking whether
+  // control flow is non-uniform only because of tests of helper-ness (the
+  // subgroup-operation rules, docs/rules/subgroup-op-divergent-cf.md).
+  bool without_helper_invocations = false;
 };
 
 // One step of an explanation: why |subject| (a value id, or a block's label
@@ -160,6 +165,9 @@ class UniformityInfo {
 
   // The cycles of function |function_id|, parents before children.
   const std::vector<UniformityCycle>& Cycles(uint32_t function_id) const;
+
+  // The options it was computed with.
+  const UniformityOptions& options() const;
 
   // Why |id| (a value) has its level: steps from |id| back to a source of
   // non-uniformity. Empty for uniform values.

@@ -429,6 +429,11 @@ Uniformity UniformityInfo::Impl::VariableContent(uint32_t id, uint32_t models, c
       *note = c.note;
       return unknown_write_ ? kD : written_[id];
     case VariableClass::Kind::kBuiltIn:
+      if (options_.without_helper_invocations &&
+          c.builtin == static_cast<uint32_t>(spv::BuiltIn::HelperInvocation)) {
+        *note = "false in every invocation (no helper invocations assumed)";
+        return kU;
+      }
       return analysis::BuiltInLevel(static_cast<spv::BuiltIn>(c.builtin), models, note);
     case VariableClass::Kind::kShaderRecord:
       // vkCmdTraceRaysKHR takes one ray-generation record (its size must
@@ -586,6 +591,8 @@ Uniformity UniformityInfo::ControlFlowLevelInFunction(uint32_t label) const {
   return impl_->JoinOverContexts(
       fn, [&](const FunctionState& s) { return s.ControlFlowInFunction(b); });
 }
+
+const UniformityOptions& UniformityInfo::options() const { return impl_->options_; }
 
 const std::vector<UniformityCycle>& UniformityInfo::Cycles(uint32_t function_id) const {
   static const std::vector<UniformityCycle> kNone;

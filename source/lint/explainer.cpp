@@ -179,26 +179,8 @@ class Explainer::Chain {
     }
   }
 
-  // |user|, or when it has no source line and uses |id|, a phi merging
-  // short-circuit operands (glslang writes no line for the branch on
-  // `a && b`), the instruction with the first line among the phi's
-  // incoming values and the branches that feed it: the `if`'s line.
   const Instruction* WithLine(const Instruction& user, uint32_t id) const {
-    if (e_.locator_.At(user).line != 0) return &user;
-    const Instruction* phi = Def(id);
-    if (phi == nullptr || phi->opcode() != spv::Op::OpPhi) return &user;
-    const Instruction* best = &user;
-    uint32_t best_line = 0;
-    auto consider = [&](const Instruction* candidate) {
-      if (candidate == nullptr) return;
-      const uint32_t line = e_.locator_.At(*candidate).line;
-      if (line != 0 && (best_line == 0 || line < best_line)) best = candidate, best_line = line;
-    };
-    for (uint32_t i = 0; i + 1 < phi->NumInOperands(); i += 2) {
-      consider(Def(phi->GetSingleWordInOperand(i)));
-      consider(Terminator(phi->GetSingleWordInOperand(i + 1)));
-    }
-    return best;
+    return e_.WithLine(user, id);
   }
 
   // The last call in block |label| before |stop| (null: in the whole block)
@@ -595,6 +577,25 @@ Explainer::Explainer(spvtools::opt::IRContext& context, const UniformityInfo& in
 bool Explainer::AfterEndingCall(const Instruction& inst,
                                 const spvtools::opt::BasicBlock& block) const {
   return info_.ControlFlowLevel(inst) > info_.ControlFlowLevel(block.id());
+}
+
+const Instruction* Explainer::WithLine(const Instruction& user, uint32_t id) const {
+  if (locator_.At(user).line != 0) return &user;
+  const Instruction* phi = index_.Def(id);
+  if (phi == nullptr || phi->opcode() != spv::Op::OpPhi) return &user;
+  const Instruction* best = &user;
+  uint32_t best_line = 0;
+  auto consider = [&](const Instruction* candidate) {
+    if (candidate == nullptr) return;
+    const uint32_t line = locator_.At(*candidate).line;
+    if (line != 0 && (best_line == 0 || line < best_line)) best = candidate, best_line = line;
+  };
+  for (uint32_t i = 0; i + 1 < phi->NumInOperands(); i += 2) {
+    consider(index_.Def(phi->GetSingleWordInOperand(i)));
+    const auto* block = blocks_.OfLabel(phi->GetSingleWordInOperand(i + 1));
+    consider(block == nullptr ? nullptr : &*block->ctail());
+  }
+  return best;
 }
 
 std::vector<Note> Explainer::ControlFlowAt(const Instruction& inst) const {

@@ -39,6 +39,13 @@ class Explainer {
   // Why in-operand |operand| of |user| is not uniform where |user| uses it.
   std::vector<Note> Use(const spvtools::opt::Instruction& user, uint32_t operand) const;
 
+  // |user|, or when it has no source line and uses |id|, a phi merging
+  // short-circuit operands (glslang writes no line for the branch on
+  // `a && b`), the instruction with the first line among the phi's
+  // incoming values and the branches that feed it: the `if`'s line.
+  const spvtools::opt::Instruction* WithLine(const spvtools::opt::Instruction& user,
+                                             uint32_t id) const;
+
  private:
   class Chain;  // one explanation being built
 

@@ -8,6 +8,7 @@
 #ifndef SOURCE_LINT_LINT_CONTEXT_H_
 #define SOURCE_LINT_LINT_CONTEXT_H_
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,7 @@
 #include "diagnostics/diagnostic_context.h"
 #include "lint/branch_idioms.h"
 #include "lint/explainer.h"
+#include "lint/named_invocations.h"
 #include "lint/tangles.h"
 #include "source/opt/ir_context.h"
 #include "spirv_conv/uniformity.h"
@@ -23,8 +25,8 @@ namespace spirv_conv {
 namespace lint {
 
 // The checkers' shared tables (diagnostics/diagnostic_context.h), then the
-// lint's own: the convergent instructions, explanations, branch idioms and
-// tangles.
+// lint's own: the convergent instructions, explanations, branch idioms,
+// tangles and the invocations that lane reads name.
 struct LintContext : diagnostics::DiagnosticContext {
   LintContext(spvtools::opt::IRContext& context, const UniformityInfo& uniformity,
               const std::string& input_path)
@@ -32,12 +34,24 @@ struct LintContext : diagnostics::DiagnosticContext {
         convergent(analysis::FindConvergentInstructions(context)),
         explainer(context, uniformity, index, blocks, uses, names, locator, calls),
         idioms(context, index, blocks, uses),
-        tangles(context, uniformity, blocks, calls, idioms) {}
+        tangles(context, uniformity, blocks, calls, idioms),
+        named(context, index, blocks, uses, uniformity) {}
 
   const std::vector<analysis::ConvergentInstruction> convergent;
   Explainer explainer;
   BranchIdioms idioms;
   Tangles tangles;
+  NamedInvocations named;
+
+  // The module's uniformity with no helper invocations assumed
+  // (UniformityOptions::without_helper_invocations), computed on first
+  // use; null when no fragment shader reads HelperInvocation, or when the
+  // analysis fails.
+  const UniformityInfo* WithoutHelperInvocations() const;
+
+ private:
+  mutable bool without_helpers_tried_ = false;
+  mutable std::unique_ptr<UniformityInfo> without_helpers_;
 };
 
 }  // namespace lint

@@ -9,7 +9,9 @@
 //   group-op-divergent-cf            a classic OpGroup* operation: undefined
 //                                    there (error)
 //   subgroup-op-inactive-invocation  it reads a named other invocation,
-//                                    which may be inactive (warning)
+//                                    which may be inactive (warning; none
+//                                    when every invocation that can reach
+//                                    it names itself, named_invocations.h)
 //   subgroup-op-after-rejoin         divergent paths rejoined before it in
 //                                    control flow that is still not uniform,
 //                                    without MaximallyReconvergesKHR (warning)
@@ -23,8 +25,14 @@
 //                                    defines these tangles)
 //
 // Set-agnostic operations (branch_idioms.h: waterfall broadcasts, scalarized
-// bounds) are in none: they are written for whichever invocations execute
-// them together.
+// bounds; reads of the reader's own invocation, named_invocations.h) are in
+// none: they are written for whichever invocations execute them together.
+// Nor are operations whose control flow is non-uniform only because of
+// tests of helper-ness, which leave out only invocations whose results do
+// not count.
+
+#include <string>
+#include <vector>
 
 #include "lint/convergent_check.h"
 
@@ -50,17 +58,34 @@ bool DefinedOnActiveInvocations(const std::string& opcode) {
          opcode.find("NonUniformAMD") != std::string::npos;
 }
 
+// Whether |inst|'s control flow would be uniform at |required| if no
+// invocation were a helper: every branch on the way then decides the same
+// for all invocations that are not helpers, so they all execute |inst|
+// together, and helper invocations' results do not count (their writes are
+// discarded; they exist for derivatives). E.g. `if (!gl_HelperInvocation)
+// mask = subgroupOr(mask);` (docs/rules/subgroup-op-divergent-cf.md).
+bool OnlyHelpersLeftOut(const LintContext& lint, const Instruction& inst, Uniformity required) {
+  const UniformityInfo* without = lint.WithoutHelperInvocations();
+  return without != nullptr && without->ControlFlowLevel(inst) <= required;
+}
+
 struct Classified {
   Case kind = Case::kNone;
-  Rejoin rejoin;  // for kAfterRejoin
+  Rejoin rejoin;   // for kAfterRejoin
+  NamedRead read;  // for kInactiveInvocation
 };
 
 Classified Classify(const LintContext& lint, const Instruction& inst,
                     const analysis::ConvergenceClass& cls, Uniformity required) {
   if (!DefinedOnActiveInvocations(diagnostics::OpcodeName(inst)))
     return {Case::kGroupOperation, {}};
-  if (cls.Has(analysis::kReadsOtherInvocation)) return {Case::kInactiveInvocation, {}};
+  if (cls.Has(analysis::kReadsOtherInvocation)) {
+    const NamedRead read = lint.named.Of(inst);
+    if (read.kind == NamedRead::Kind::kItself) return {};  // its own value, whatever the set
+    return {Case::kInactiveInvocation, {}, read};
+  }
   if (lint.idioms.IsSetAgnostic(inst)) return {};
+  if (OnlyHelpersLeftOut(lint, inst, required)) return {};
   const Tangle tangle = lint.tangles.Of(inst, required);
   switch (tangle.kind) {
     case TangleCase::kAfterRejoin:
@@ -103,6 +128,46 @@ Note RejoinNote(const LintContext& lint, const Rejoin& rejoin) {
   return {message, lint.locator.At(*rejoin.at)};
 }
 
+// "invocations 0, 32 and 64", at most |shown| of them and how many more.
+std::string Invocations(const std::vector<uint32_t>& ids, size_t shown = 4) {
+  std::string text = ids.size() == 1 ? "invocation " : "invocations ";
+  for (size_t i = 0; i < ids.size() && i < shown; ++i) {
+    if (i > 0) text += i + 1 == ids.size() ? " and " : ", ";
+    text += std::to_string(ids[i]);
+  }
+  if (ids.size() > shown) text += " and " + std::to_string(ids.size() - shown) + " more";
+  return text;
+}
+
+// The note that shows a reader whose named invocation is not with it
+// (named_invocations.h).
+std::vector<Note> WitnessNotes(const LintContext& lint, const Instruction& inst,
+                               const NamedRead& read) {
+  if (read.kind != NamedRead::Kind::kOutside) return {};
+  std::string at = "at subgroup size " + std::to_string(read.subgroup_size);
+  if (!read.inactive.empty()) {
+    at += ", with " + Invocations(read.inactive) + " inactive";
+  }
+  at += ", invocation " + std::to_string(read.reader) + " can execute it";
+  const std::string named = Invocations({read.named});
+  const std::string launch = read.inactive.empty()
+                                 ? ""
+                                 : " (unless full subgroups are enabled, a subgroup may be "
+                                   "launched with any of its invocations inactive)";
+  switch (read.why) {
+    case NamedRead::Why::kInactive:
+      return {{at + " and reads " + named + launch, lint.locator.At(inst)}};
+    case NamedRead::Why::kOtherPath: {
+      const Instruction* branch =
+          lint.explainer.WithLine(*read.branch, read.branch->GetSingleWordInOperand(0));
+      return {{at + " while " + named + ", which it reads, takes the other side of this branch" +
+                   launch,
+               lint.locator.At(*branch)}};
+    }
+  }
+  return {};
+}
+
 // Every co-convergent operation of |wanted|'s case, reported with |verdict|.
 void CheckCase(const LintContext& lint, const char* rule, Case wanted,
                const std::function<Verdict(const Instruction& inst, const Classified& found,
@@ -137,10 +202,11 @@ void CheckGroupOperations(const LintContext& lint, Findings* out) {
 void CheckSubgroupInactiveInvocations(const LintContext& lint, Findings* out) {
   CheckCase(
       lint, kSubgroupInactiveRule, Case::kInactiveInvocation,
-      [](const Instruction& inst, const Classified&, const std::string& where) {
+      [&](const Instruction& inst, const Classified& found, const std::string& where) {
         return Verdict{Severity::kWarning,
                        diagnostics::OpcodeName(inst) + " reads another invocation's value" + where +
-                           ": that invocation may be inactive, and the result is then undefined"};
+                           ": that invocation may be inactive, and the result is then undefined",
+                       WitnessNotes(lint, inst, found.read)};
       },
       out);
 }

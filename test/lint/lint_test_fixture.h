@@ -27,32 +27,34 @@ namespace test {
 
 // One test shader. Sections go where SPIR-V's logical layout wants them.
 struct Shader {
-  std::string model = "Fragment";  // or "GLCompute"
-  std::string capabilities;        // extra OpCapability / OpExtension lines
-  std::string interface;           // extra entry point interface ids (" %a %b")
-  std::string modes;               // extra OpExecutionMode lines
-  std::string sources;             // OpString / OpSource lines
-  std::string names;               // OpName lines
-  std::string annotations;         // OpDecorate / OpMemberDecorate lines
-  std::string globals;             // types, constants, variables
-  std::string functions;           // %main and helpers
-  bool validate = true;            // run spirv-val first (vulkan1.1)
+  std::string model = "Fragment";     // or "GLCompute"
+  std::string capabilities;           // extra OpCapability / OpExtension lines
+  std::string interface;              // extra entry point interface ids (" %a %b")
+  std::string modes;                  // extra OpExecutionMode lines
+  std::string sources;                // OpString / OpSource lines
+  std::string names;                  // OpName lines
+  std::string annotations;            // OpDecorate / OpMemberDecorate lines
+  std::string globals;                // types, constants, variables
+  std::string functions;              // %main and helpers
+  std::string version = "1.3";        // the SPIR-V version
+  std::string local_size = "64 1 1";  // compute shaders' LocalSize
+  bool validate = true;               // run spirv-val first (vulkan1.1; vulkan1.3 for SPIR-V 1.6)
 };
 
-// SPIR-V 1.3 (Vulkan 1.1). Fragment shaders get %in_val (a float input),
-// %in_flat (a flat uint input) and %out_color; compute shaders %lid
-// (LocalInvocationId) and %sgid (SubgroupId), LocalSize 64 1 1. Both get the
-// common types and constants below.
+// SPIR-V |version|. Fragment shaders get %in_val (a float input), %in_flat
+// (a flat uint input) and %out_color; compute shaders %lid
+// (LocalInvocationId) and %sgid (SubgroupId), LocalSize |local_size|. Both
+// get the common types and constants below.
 inline std::string Assemble(const Shader& shader) {
   const bool fragment = shader.model == "Fragment";
   std::ostringstream text;
-  text << "; Version: 1.3\nOpCapability Shader\n"
+  text << "; Version: " << shader.version << "\nOpCapability Shader\n"
        << (fragment ? "" : "OpCapability GroupNonUniform\n") << shader.capabilities
        << "OpMemoryModel Logical GLSL450\n"
        << "OpEntryPoint " << shader.model << " %main \"main\" "
        << (fragment ? "%in_val %in_flat %out_color" : "%lid %sgid") << shader.interface << "\n"
        << (fragment ? "OpExecutionMode %main OriginUpperLeft\n"
-                    : "OpExecutionMode %main LocalSize 64 1 1\n")
+                    : "OpExecutionMode %main LocalSize " + shader.local_size + "\n")
        << shader.modes << shader.sources << "OpName %main \"main\"\n"
        << (fragment ? "OpName %in_val \"in_val\"\nOpName %in_flat \"in_flat\"\n"
                     : "OpName %lid \"lid\"\nOpName %sgid \"sgid\"\n")
@@ -119,8 +121,9 @@ inline std::vector<Finding> LintGrouped(const Shader& shader, const LintOptions&
   const SpirvBinary binary = MustAssemble(Assemble(shader));
   if (binary.words.empty()) return {};
   if (shader.validate) {
-    const Status valid =
-        ValidateSpirv(binary.words, SPV_ENV_VULKAN_1_1, {}, "test", ExitCode::kBadInput);
+    const Status valid = ValidateSpirv(
+        binary.words, shader.version == "1.6" ? SPV_ENV_VULKAN_1_3 : SPV_ENV_VULKAN_1_1, {}, "test",
+        ExitCode::kBadInput);
     EXPECT_TRUE(valid.ok()) << valid.error().message;
     if (!valid.ok()) return {};
   }

@@ -458,6 +458,139 @@ TEST(SubgroupOpRulesTest, InactiveInvocationStaysAWarningUnderMaximalReconvergen
                  {{kInactive, Severity::kWarning, "%shuffled = OpGroupNonUniformShuffle"}});
 }
 
+// Which invocation a read names, evaluated per subgroup size and reader
+// (named_invocations.h). %lane is SubgroupLocalInvocationId and %ge
+// SubgroupGeMask; |condition|, computed from them at the top of %main,
+// guards a read of %x from the invocation |named| names.
+Shader LaneRead(const std::string& condition, const std::string& read) {
+  Shader shader = Compute(condition + R"(OpSelectionMerge %end None
+OpBranchConditional %cond %then %end
+%then = OpLabel
+)" + read + R"(OpBranch %end
+%end = OpLabel
+OpReturn
+)");
+  shader.interface = " %lane %ge";
+  shader.annotations =
+      "OpDecorate %lane BuiltIn SubgroupLocalInvocationId\nOpDecorate %ge BuiltIn SubgroupGeMask\n";
+  shader.globals +=
+      "%v4bool = OpTypeVector %bool 4\n%ptr_Input_v4uint = OpTypePointer Input %v4uint\n"
+      "%lane = OpVariable %ptr_Input_uint Input\n"
+      "%ge = OpVariable %ptr_Input_v4uint Input\n";
+  return shader;
+}
+
+constexpr char kLaneIsZero[] = "%l = OpLoad %uint %lane\n%cond = OpIEqual %bool %l %uint_0\n";
+// ballot(true) == gl_SubgroupGeMask: the active set is exactly the
+// invocations from this one up, so invocation i passes only when every
+// invocation below it is inactive.
+constexpr char kActiveFromHere[] =
+    "%g = OpLoad %v4uint %ge\n%active = OpGroupNonUniformBallot %v4uint %uint_3 %true\n"
+    "%same = OpIEqual %v4bool %g %active\n%cond = OpAll %bool %same\n";
+constexpr char kReadLane0[] = "%read = OpGroupNonUniformBroadcast %uint %uint_3 %x %uint_0\n";
+
+TEST(SubgroupOpRulesTest, ReadOfTheReadersOwnInvocationIsSetAgnostic) {
+  // Only invocation 0 passes `lane == 0`, and it reads itself: defined
+  // whatever else is active. A shuffle by the reader's own id likewise.
+  ExpectFindings(LintShader(LaneRead(kLaneIsZero, kReadLane0)), {});
+  ExpectFindings(
+      LintShader(LaneRead("%l = OpLoad %uint %lane\n%cond = OpULessThan %bool %l %uint_4\n",
+                          "%read = OpGroupNonUniformShuffle %uint %uint_3 %x %l\n")),
+      {});
+}
+
+TEST(SubgroupOpRulesTest, NamedInvocationOnTheOtherSideOfTheBranch) {
+  // Invocation 0 reads invocation 1, which fails `lane == 0`; no inactive
+  // invocation is needed, so the largest size is shown.
+  const std::vector<Finding> findings = LintShader(
+      LaneRead(kLaneIsZero, "%read = OpGroupNonUniformBroadcast %uint %uint_3 %x %uint_1\n"));
+  ExpectFindings(findings, {{kInactive, Severity::kWarning, "%read = OpGroupNonUniformBroadcast"}});
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_TRUE(HasNote(findings[0],
+                      "at subgroup size 128, invocation 0 can execute it while invocation 1, "
+                      "which it reads, takes the other side of this branch"))
+      << test::Describe(findings);
+}
+
+TEST(SubgroupOpRulesTest, NamedInvocationInactiveAtLaunch) {
+  // Invocation 0 passes with every invocation active and reads itself;
+  // invocation 1 passes when invocation 0 is inactive, which Vulkan allows
+  // without full subgroups (SubgroupLocalInvocationId), and reads it.
+  const std::vector<Finding> findings = LintShader(LaneRead(kActiveFromHere, kReadLane0));
+  ExpectFindings(findings, {{kInactive, Severity::kWarning, "%read = OpGroupNonUniformBroadcast"}});
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_TRUE(HasNote(findings[0],
+                      "at subgroup size 128, with invocation 0 inactive, invocation 1 can "
+                      "execute it and reads invocation 0 (unless full subgroups are enabled"))
+      << test::Describe(findings);
+}
+
+TEST(SubgroupOpRulesTest, FullSubgroupsLaunchEveryInvocation) {
+  // SPIR-V 1.6 with a local size X that every subgroup size up to 128
+  // divides: full subgroups (Vulkan, SubgroupLocalInvocationId), so the
+  // ballot of `true` holds every invocation and only invocation 0 passes.
+  // With local size 64, a 128-wide subgroup need not be full.
+  for (const char* local_size : {"128 1 1", "64 2 1"}) {
+    Shader shader = LaneRead(kActiveFromHere, kReadLane0);
+    shader.version = "1.6";
+    shader.local_size = local_size;
+    const std::vector<Finding> findings = LintShader(shader);
+    if (std::string(local_size) == "128 1 1") {
+      ExpectFindings(findings, {});
+    } else {
+      ExpectFindings(findings,
+                     {{kInactive, Severity::kWarning, "%read = OpGroupNonUniformBroadcast"}});
+      ASSERT_EQ(findings.size(), 1u);
+      EXPECT_TRUE(HasNote(findings[0], "at subgroup size 128, with invocation 0 inactive"))
+          << test::Describe(findings);
+    }
+  }
+}
+
+TEST(SubgroupOpRulesTest, PartnerOnTheSameSideIsNotShown) {
+  // `(lane & 2) == 0` keeps lane ^ 1 on the same side, but nothing shows
+  // the partner active: the warning stays, without a witness.
+  const std::vector<Finding> findings =
+      LintShader(LaneRead("%l = OpLoad %uint %lane\n%b2 = OpBitwiseAnd %uint %l %uint_2\n"
+                          "%cond = OpIEqual %bool %b2 %uint_0\n",
+                          "%read = OpGroupNonUniformShuffleXor %uint %uint_3 %x %uint_1\n"));
+  ExpectFindings(findings,
+                 {{kInactive, Severity::kWarning, "%read = OpGroupNonUniformShuffleXor"}});
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_FALSE(HasNote(findings[0], "at subgroup size")) << test::Describe(findings);
+}
+
+TEST(SubgroupOpRulesTest, ReadInALoopIsNotEvaluated) {
+  // In a loop the ballot has one value per iteration and the evaluation
+  // keeps one per instruction, so it proves nothing there: the warning
+  // stays, though only invocation 0 can pass and it reads itself. (The
+  // ballot itself runs after the loop's divergent latch rejoins.)
+  Shader shader = LaneRead(kLaneIsZero, kReadLane0);
+  const Shader loop = Compute(R"(%l = OpLoad %uint %lane
+OpBranch %header
+%header = OpLabel
+%i = OpPhi %uint %uint_0 %entry %next %latch
+%active = OpGroupNonUniformBallot %v4uint %uint_3 %true
+%first = OpCompositeExtract %uint %active 0
+%cond = OpIEqual %bool %first %l
+OpLoopMerge %loop_merge %latch None
+OpBranchConditional %cond %then %latch
+%then = OpLabel
+)" + std::string(kReadLane0) + R"(OpBranch %latch
+%latch = OpLabel
+%next = OpIAdd %uint %i %uint_1
+%more = OpULessThan %bool %next %x
+OpBranchConditional %more %header %loop_merge
+%loop_merge = OpLabel
+OpReturn
+)");
+  shader.functions = loop.functions;
+  shader.names = loop.names;
+  ExpectFindings(LintShader(shader),
+                 {{kAfterRejoin, Severity::kWarning, "%active = OpGroupNonUniformBallot"},
+                  {kInactive, Severity::kWarning, "%read = OpGroupNonUniformBroadcast"}});
+}
+
 // ---------------------------------------------------------------- classic group operations
 
 TEST(SubgroupOpRulesTest, ClassicGroupOperationIsAnErrorEvenUnderMaximalReconvergence) {
