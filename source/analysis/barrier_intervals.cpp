@@ -45,7 +45,7 @@ class IntervalWalk {
       f.model = model.get();
       f.body = body;
       f.entry_point = entry_points.count(id) != 0;
-      for (const MemoryWrite& w : model->writes) f.writes_at[w.inst].push_back(&w);
+      for (const MemoryWrite& w : model->memory.writes) f.writes_at[w.inst].push_back(&w);
       for (uint32_t r = 0; r < body->rows.size(); ++r) {
         if (IsWorkgroupMemoryBarrier(*model->index, *body->rows[r].inst)) f.barrier_rows.insert(r);
       }
@@ -102,7 +102,7 @@ class IntervalWalk {
           if (seen_back.insert(Key(site)).second) back.push_back(site);
         }
       }
-      for (uint32_t p : f.model->graph->predecessors[at.block]) {
+      for (uint32_t p : f.model->control.graph->predecessors[at.block]) {
         const Position end{at.function, p, body.block_start[p + 1]};
         if (seen_back.insert(Key(end)).second) back.push_back(end);
       }
@@ -208,7 +208,7 @@ class IntervalWalk {
           if (seen.insert(Key(site)).second) from.push_back(site);
         }
       }
-      for (uint32_t s : f.model->blocks.cfg.successors[at.block]) {
+      for (uint32_t s : f.model->control.blocks.cfg.successors[at.block]) {
         const Position begin{at.function, s, body.block_start[s]};
         if (seen.insert(Key(begin)).second) from.push_back(begin);
       }
@@ -275,7 +275,7 @@ class IntervalWalk {
       }
       if (blocked) continue;
       if (IsReturn(body.rows[body.block_start[b + 1] - 1].opcode)) return true;
-      for (uint32_t s : f.model->blocks.cfg.successors[b]) {
+      for (uint32_t s : f.model->control.blocks.cfg.successors[b]) {
         if (!seen[s]) seen[s] = 1, work.push_back(s);
       }
     }
@@ -304,9 +304,9 @@ std::unordered_map<uint32_t, std::unordered_set<uint32_t>> BarrierSeparatedLoads
       for (uint32_t r = body->block_start[b] + 1; r < body->block_start[b + 1]; ++r) {
         const FunctionBody::Row& row = body->rows[r];
         if (row.opcode != spv::Op::OpLoad) continue;
-        const uint32_t n = model->NodeOf(row.result_id);
-        if (n == kNoNode || model->nodes[n].promoted) continue;
-        const PointerRoot& root = model->nodes[n].root;
+        const uint32_t n = model->values.NodeOf(row.result_id);
+        if (n == kNoNode || model->values.nodes[n].promoted) continue;
+        const PointerRoot& root = model->values.nodes[n].root;
         if (root.kind != PointerRoot::Kind::kVariable ||
             root.storage != spv::StorageClass::Workgroup) {
           continue;

@@ -47,7 +47,7 @@ ModuleWrites::ModuleWrites(const ModuleIndex& index, const Models& models) : ind
   std::unordered_map<uint32_t, std::vector<uint32_t>> callees;
   for (const auto& [function, model] : models) {
     Writes& own = of_function_[function];
-    for (const MemoryWrite& w : model->writes) {
+    for (const MemoryWrite& w : model->memory.writes) {
       switch (w.root.kind) {
         case PointerRoot::Kind::kVariable:
           if (w.root.storage != spv::StorageClass::Function) own.variables.insert(w.root.id);
@@ -59,9 +59,9 @@ ModuleWrites::ModuleWrites(const ModuleIndex& index, const Models& models) : ind
           break;
       }
     }
-    for (uint32_t b = 0; b < model->block_calls.size(); ++b) {
-      for (uint32_t call : model->block_calls[b]) {
-        const auto* inst = model->nodes[call].inst;
+    for (uint32_t b = 0; b < model->control.block_calls.size(); ++b) {
+      for (uint32_t call : model->control.block_calls[b]) {
+        const auto* inst = model->values.nodes[call].inst;
         if (inst != nullptr) callees[function].push_back(InOperandWord(*inst, 0));
       }
     }

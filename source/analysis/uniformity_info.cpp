@@ -39,10 +39,10 @@ constexpr Uniformity kD = Uniformity::kDivergent;
 // The id a step names for node |n|: its result id, or for a virtual phi or
 // insert of memory SSA, which has none, the variable whose content it is.
 uint32_t StepIdOf(const FunctionModel& model, uint32_t n) {
-  if (model.node_id[n] != 0) return model.node_id[n];
-  const analysis::Node& node = model.nodes[n];
-  if (node.virtual_phi != kNoNode) return model.memory.phis[node.virtual_phi].variable;
-  if (node.virtual_insert != kNoNode) return model.memory.inserts[node.virtual_insert].variable;
+  if (model.values.node_id[n] != 0) return model.values.node_id[n];
+  const analysis::Node& node = model.values.nodes[n];
+  if (node.virtual_phi != kNoNode) return model.memory.ssa.phis[node.virtual_phi].variable;
+  if (node.virtual_insert != kNoNode) return model.memory.ssa.inserts[node.virtual_insert].variable;
   return 0;
 }
 
@@ -58,21 +58,23 @@ uint32_t CauseNode(const FunctionModel& model, const FunctionState& state, uint3
     return kNoNode;
   }
   if (why.cause != 0) {
-    const uint32_t cause = model.NodeOf(why.cause);
+    const uint32_t cause = model.values.NodeOf(why.cause);
     // NodeOf is module-wide: the node must be one of this function's.
-    return cause < model.node_id.size() && model.node_id[cause] == why.cause ? cause : kNoNode;
+    return cause < model.values.node_id.size() && model.values.node_id[cause] == why.cause
+               ? cause
+               : kNoNode;
   }
   const Uniformity level = state.Level(n);
-  const uint32_t block = model.node_block[n];
+  const uint32_t block = model.values.node_block[n];
   auto reaches = [&](uint32_t op) {
-    if (op == kNoNode || model.node_id[op] != 0) return false;
+    if (op == kNoNode || model.values.node_id[op] != 0) return false;
     return why.kind == Kind::kTemporal ? state.TemporalLevel(op, block) >= level
                                        : state.Level(op) >= level;
   };
-  for (uint32_t op : model.operands[n]) {
+  for (uint32_t op : model.values.operands[n]) {
     if (reaches(op)) return op;
   }
-  for (const auto& in : model.IncomingOf(n)) {
+  for (const auto& in : model.values.IncomingOf(n)) {
     if (reaches(in.node)) return in.node;
   }
   return kNoNode;
@@ -237,8 +239,8 @@ Status UniformityInfo::Impl::Run() {
     const uint32_t id = function.result_id();
     model->models = models.count(id) && models[id] != 0 ? models[id] : analysis::kModelAll;
     model->kernel_entry = kernel_entry.count(id) != 0;
-    for (uint32_t label : model->blocks.label_of) function_of_id_[label] = id;
-    for (uint32_t node_id : model->node_id) {
+    for (uint32_t label : model->control.blocks.label_of) function_of_id_[label] = id;
+    for (uint32_t node_id : model->values.node_id) {
       if (node_id != 0) function_of_id_[node_id] = id;
     }
     models_[id] = std::move(model);
@@ -248,7 +250,7 @@ Status UniformityInfo::Impl::Run() {
   for (auto& entry : module.entry_points()) entry_points.insert(entry.GetSingleWordInOperand(1));
   for (auto& [id, loads] :
        analysis::BarrierSeparatedLoads(models_, *module_writes_, entry_points)) {
-    models_.at(id)->barrier_separated_loads = std::move(loads);
+    models_.at(id)->memory.barrier_separated_loads = std::move(loads);
   }
 
   // Outer fixed point over the module-scope variables the shader writes.
@@ -260,7 +262,7 @@ Status UniformityInfo::Impl::Run() {
       const uint32_t fn = entry.GetSingleWordInOperand(1);
       const FunctionModel& m = *models_.at(fn);
       CallContext context;
-      const size_t params = m.parameter_ids.size();
+      const size_t params = m.values.parameter_ids.size();
       // Kernel arguments are the same for every invocation of the dispatch;
       // the global memory behind pointer arguments is not (other
       // invocations may write it) unless the user says so.
@@ -288,28 +290,28 @@ Status UniformityInfo::Impl::Run() {
   for (auto& [key, state] : states_) states_of_[key.first].push_back(state.get());
   for (auto& [fn, model] : models_) {
     std::vector<UniformityCycle>& out = cycles_[fn];
-    out.reserve(model->cycles.size());
-    for (uint32_t ci = 0; ci < model->cycles.size(); ++ci) {
-      const Cycle* c = model->cycles[ci];
+    out.reserve(model->control.cycles.size());
+    for (uint32_t ci = 0; ci < model->control.cycles.size(); ++ci) {
+      const Cycle* c = model->control.cycles[ci];
       UniformityCycle cycle;
-      cycle.header = model->blocks.label_of[c->header()];
+      cycle.header = model->control.blocks.label_of[c->header()];
       cycle.entries.reserve(c->entries().size());
-      for (uint32_t e : c->entries()) cycle.entries.push_back(model->blocks.label_of[e]);
+      for (uint32_t e : c->entries()) cycle.entries.push_back(model->control.blocks.label_of[e]);
       cycle.blocks.reserve(c->blocks().size());
-      for (uint32_t b : c->blocks()) cycle.blocks.push_back(model->blocks.label_of[b]);
-      for (uint32_t b : model->break_blocks.of_cycle[ci]) {
-        cycle.break_blocks.push_back(model->blocks.label_of[b]);
+      for (uint32_t b : c->blocks()) cycle.blocks.push_back(model->control.blocks.label_of[b]);
+      for (uint32_t b : model->control.break_blocks.of_cycle[ci]) {
+        cycle.break_blocks.push_back(model->control.blocks.label_of[b]);
       }
       cycle.depth = c->depth();
       cycle.reducible = c->IsReducible();
       for (const FunctionState* s : states_of_[fn]) {
         if (s->CycleExit(ci) > cycle.divergent_exit) {
           cycle.divergent_exit = s->CycleExit(ci);
-          cycle.divergent_exit_branch = model->blocks.label_of[s->CycleExitCause(ci)];
+          cycle.divergent_exit_branch = model->control.blocks.label_of[s->CycleExitCause(ci)];
         }
         if (s->CycleAssumed(ci) > cycle.assumed_divergent) {
           cycle.assumed_divergent = s->CycleAssumed(ci);
-          cycle.assumed_divergent_branch = model->blocks.label_of[s->CycleAssumedCause(ci)];
+          cycle.assumed_divergent_branch = model->control.blocks.label_of[s->CycleAssumedCause(ci)];
         }
       }
       out.push_back(std::move(cycle));
@@ -324,7 +326,7 @@ CallSummary UniformityInfo::Impl::Call(uint32_t function_id, const CallContext& 
   CallSummary conservative{kD, {}, kD};
   if (model_it == models_.end()) return conservative;  // an import: nothing known
   const FunctionModel& model = *model_it->second;
-  conservative.pointee_writes.assign(model.parameter_ids.size(), kD);
+  conservative.pointee_writes.assign(model.values.parameter_ids.size(), kD);
   auto key = std::make_pair(function_id, FitContext(model, context));
   if (call_id != 0) {
     std::vector<uint32_t>& sites = call_sites_[key];
@@ -504,7 +506,7 @@ UniformityInfo::~UniformityInfo() = default;
 Uniformity UniformityInfo::ValueLevel(uint32_t id) const {
   const uint32_t fn = impl_->FunctionOf(id);
   if (fn == 0) return kU;
-  const uint32_t node = impl_->models_.at(fn)->NodeOf(id);
+  const uint32_t node = impl_->models_.at(fn)->values.NodeOf(id);
   if (node == kNoNode) return kU;  // a label, or the function's own id
   return impl_->JoinOverContexts(fn, [&](const FunctionState& s) { return s.Level(node); });
 }
@@ -515,7 +517,7 @@ Uniformity UniformityInfo::UseLevel(const spvtools::opt::Instruction& user,
   const uint32_t fn = impl_->FunctionOf(id);
   if (fn == 0) return kU;
   const FunctionModel& model = *impl_->models_.at(fn);
-  const uint32_t node = model.NodeOf(id);
+  const uint32_t node = model.values.NodeOf(id);
   if (node == kNoNode) return kU;  // a label operand
   const Uniformity defined =
       impl_->JoinOverContexts(fn, [&](const FunctionState& s) { return s.Level(node); });
@@ -529,7 +531,7 @@ Uniformity UniformityInfo::UseLevel(const spvtools::opt::Instruction& user,
   const spvtools::opt::BasicBlock* block = blocks.Of(user);
   if (block == nullptr) return defined;
   return impl_->JoinOverContexts(fn, [&](const FunctionState& s) {
-    return s.UseLevel(node, model.blocks.Index(block->id()));
+    return s.UseLevel(node, model.control.blocks.Index(block->id()));
   });
 }
 
@@ -537,8 +539,8 @@ Uniformity UniformityInfo::BranchLevel(uint32_t label) const {
   const uint32_t fn = impl_->FunctionOf(label);
   if (fn == 0) return kU;
   const FunctionModel& model = *impl_->models_.at(fn);
-  const uint32_t b = model.blocks.Index(label);
-  if (b >= model.condition.size()) return kU;  // not a block
+  const uint32_t b = model.control.blocks.Index(label);
+  if (b >= model.values.condition.size()) return kU;  // not a block
   return impl_->JoinOverContexts(fn, [&](const FunctionState& s) { return s.Branch(b); });
 }
 
@@ -546,17 +548,17 @@ std::vector<uint32_t> UniformityInfo::Joins(uint32_t label) const {
   const uint32_t fn = impl_->FunctionOf(label);
   if (fn == 0) return {};
   const FunctionModel& model = *impl_->models_.at(fn);
-  const uint32_t b = model.blocks.Index(label);
-  if (b >= model.condition.size()) return {};  // not a block
+  const uint32_t b = model.control.blocks.Index(label);
+  if (b >= model.values.condition.size()) return {};  // not a block
   // The solver marks joins for a branch whose condition is not uniform.
-  const uint32_t condition = model.condition[b];
+  const uint32_t condition = model.values.condition[b];
   if (condition == analysis::kNoNode) return {};
   const Uniformity level =
       impl_->JoinOverContexts(fn, [&](const FunctionState& s) { return s.UseLevel(condition, b); });
   if (level == kU) return {};
   std::vector<uint32_t> joins;
-  for (uint32_t join : model.sync->Divergence(b).joins)
-    joins.push_back(model.blocks.label_of[join]);
+  for (uint32_t join : model.control.sync->Divergence(b).joins)
+    joins.push_back(model.control.blocks.label_of[join]);
   return joins;
 }
 
@@ -564,8 +566,8 @@ Uniformity UniformityInfo::ControlFlowLevel(uint32_t label) const {
   const uint32_t fn = impl_->FunctionOf(label);
   if (fn == 0) return kU;
   const FunctionModel& model = *impl_->models_.at(fn);
-  const uint32_t b = model.blocks.Index(label);
-  if (b >= model.condition.size()) return kU;  // not a block
+  const uint32_t b = model.control.blocks.Index(label);
+  if (b >= model.values.condition.size()) return kU;  // not a block
   return impl_->JoinOverContexts(fn, [&](const FunctionState& s) { return s.ControlFlow(b); });
 }
 
@@ -576,7 +578,7 @@ Uniformity UniformityInfo::ControlFlowLevel(const spvtools::opt::Instruction& in
   const uint32_t fn = impl_->FunctionOf(block->id());
   if (fn == 0) return kU;
   const FunctionModel& model = *impl_->models_.at(fn);
-  const uint32_t b = model.blocks.Index(block->id());
+  const uint32_t b = model.control.blocks.Index(block->id());
   const uint32_t calls_before = blocks.CallsBefore(instruction);
   return impl_->JoinOverContexts(
       fn, [&](const FunctionState& s) { return s.ControlFlowBeforeCall(b, calls_before); });
@@ -586,8 +588,8 @@ Uniformity UniformityInfo::ControlFlowLevelInFunction(uint32_t label) const {
   const uint32_t fn = impl_->FunctionOf(label);
   if (fn == 0) return kU;
   const FunctionModel& model = *impl_->models_.at(fn);
-  const uint32_t b = model.blocks.Index(label);
-  if (b >= model.condition.size()) return kU;  // not a block
+  const uint32_t b = model.control.blocks.Index(label);
+  if (b >= model.values.condition.size()) return kU;  // not a block
   return impl_->JoinOverContexts(
       fn, [&](const FunctionState& s) { return s.ControlFlowInFunction(b); });
 }
@@ -607,7 +609,7 @@ std::vector<UniformityStep> UniformityInfo::ExplainValue(uint32_t id) const {
   // and a step's cause may be one (the regression tests
   // LintCrashClass.* in test/lint/explain_crash_test.cpp).
   uint32_t fn = impl_->FunctionOf(id);
-  uint32_t node = fn == 0 ? kNoNode : impl_->models_.at(fn)->NodeOf(id);
+  uint32_t node = fn == 0 ? kNoNode : impl_->models_.at(fn)->values.NodeOf(id);
   std::set<std::pair<uint32_t, uint32_t>> seen;  // (function, node)
   while (node != kNoNode && seen.insert({fn, node}).second && steps.size() < 64) {
     const FunctionModel& model = *impl_->models_.at(fn);
@@ -620,7 +622,7 @@ std::vector<UniformityStep> UniformityInfo::ExplainValue(uint32_t id) const {
     const uint32_t cause_node = CauseNode(model, *widest, node, why);
     // A parameter: the argument at a call site that passes this level.
     uint32_t argument = 0;
-    const uint32_t parameter = model.nodes[node].parameter;
+    const uint32_t parameter = model.values.nodes[node].parameter;
     if (why.kind == UniformityStep::Kind::kCall && parameter != kNoNode) {
       const uint32_t site = impl_->CallSiteOf(fn, *widest);
       const spvtools::opt::Instruction* call = site != 0 ? impl_->index_.Def(site) : nullptr;
@@ -638,7 +640,7 @@ std::vector<UniformityStep> UniformityInfo::ExplainValue(uint32_t id) const {
     // Why the branch in block index |b| is divergent: its condition, or a
     // call before it that may end some invocations.
     auto branch_cause = [&](uint32_t b) {
-      return b < model.condition.size() ? widest->BranchWhy(b).cause : 0;
+      return b < model.values.condition.size() ? widest->BranchWhy(b).cause : 0;
     };
     // Where the walk goes on: a node of this function, or an id (of any
     // function) to look up.
@@ -657,19 +659,19 @@ std::vector<UniformityStep> UniformityInfo::ExplainValue(uint32_t id) const {
         // defining the cause on different iterations.
         const Cycle* cycle = nullptr;
         if (cause_node != kNoNode)
-          widest->TemporalLevel(cause_node, model.node_block[node], &cycle);
+          widest->TemporalLevel(cause_node, model.values.node_block[node], &cycle);
         next_id = cycle == nullptr ? 0 : branch_cause(widest->LeavingCause(cycle->index()));
         break;
       }
       case UniformityStep::Kind::kJoin:
         if (impl_->FunctionOf(why.cause) == fn)
-          next_id = branch_cause(model.blocks.Index(why.cause));
+          next_id = branch_cause(model.control.blocks.Index(why.cause));
         break;
       case UniformityStep::Kind::kCycle: {
         // Continue with the branch whose diverged paths broke m-convergence.
         if (impl_->FunctionOf(why.cause) != fn) break;
-        const uint32_t header = model.blocks.Index(why.cause);
-        const Cycle* cycle = model.graph->cycles.InnermostCycle(header);
+        const uint32_t header = model.control.blocks.Index(why.cause);
+        const Cycle* cycle = model.control.graph->cycles.InnermostCycle(header);
         while (cycle != nullptr && cycle->header() != header) cycle = cycle->parent();
         next_id = cycle == nullptr ? 0 : branch_cause(widest->CycleAssumedCause(cycle->index()));
         break;
@@ -679,7 +681,7 @@ std::vector<UniformityStep> UniformityInfo::ExplainValue(uint32_t id) const {
     }
     if (next_node == kNoNode && next_id != 0) {
       fn = impl_->FunctionOf(next_id);
-      next_node = fn == 0 ? kNoNode : impl_->models_.at(fn)->NodeOf(next_id);
+      next_node = fn == 0 ? kNoNode : impl_->models_.at(fn)->values.NodeOf(next_id);
     }
     node = next_node;
   }
@@ -693,8 +695,8 @@ std::vector<UniformityStep> UniformityInfo::ExplainControlFlow(uint32_t label) c
     const uint32_t fn = impl_->FunctionOf(label);
     if (fn == 0) break;
     const FunctionModel& model = *impl_->models_.at(fn);
-    const uint32_t b = model.blocks.Index(label);
-    if (b >= model.condition.size()) break;  // not a block
+    const uint32_t b = model.control.blocks.Index(label);
+    if (b >= model.values.condition.size()) break;  // not a block
     const FunctionState* widest = nullptr;
     for (const FunctionState* s : impl_->states_of_[fn]) {
       if (widest == nullptr || s->ControlFlow(b) > widest->ControlFlow(b)) widest = s;
@@ -718,9 +720,9 @@ std::vector<UniformityStep> UniformityInfo::ExplainControlFlow(uint32_t label) c
       const uint32_t caller = impl_->FunctionOf(site);
       if (site == 0 || caller == 0) break;
       const FunctionModel& caller_model = *impl_->models_.at(caller);
-      const uint32_t call = caller_model.NodeOf(site);
+      const uint32_t call = caller_model.values.NodeOf(site);
       if (call == kNoNode) break;
-      label = caller_model.blocks.label_of[caller_model.node_block[call]];
+      label = caller_model.control.blocks.label_of[caller_model.values.node_block[call]];
       continue;
     }
     steps.push_back({label, why.kind, why.cause, widest->ControlFlow(b), why.note});
@@ -728,7 +730,7 @@ std::vector<UniformityStep> UniformityInfo::ExplainControlFlow(uint32_t label) c
     // The branch itself: why its decision is non-uniform, unless its own
     // control flow is the reason.
     if (impl_->FunctionOf(why.cause) != fn) break;
-    const uint32_t d = model.blocks.Index(why.cause);
+    const uint32_t d = model.control.blocks.Index(why.cause);
     if (widest->Branch(d) >= widest->ControlFlow(b)) {
       const analysis::Reason& branch_why = widest->BranchWhy(d);
       for (const UniformityStep& step : ExplainValue(branch_why.cause)) steps.push_back(step);

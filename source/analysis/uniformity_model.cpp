@@ -14,7 +14,7 @@ namespace analysis {
 // each (uniformity_model.h moves what only phis need out of Node).
 static_assert(sizeof(Node) <= 64, "a Node should fit a cache line");
 
-bool FunctionModel::SelectsAmong(uint32_t n, CompressedLists::Range predecessors) const {
+bool FunctionValues::SelectsAmong(uint32_t n, CompressedLists::Range predecessors) const {
   // A value is its node when it has one (virtual phis have placeholder
   // ids), else its id (a constant or global); undefined ones are skipped.
   bool seen = false;
@@ -149,7 +149,7 @@ PointerRoot FindRoot(const ModuleIndex& index, uint32_t pointer_id) {
   return {};
 }
 
-uint32_t FunctionModel::NodeOf(uint32_t id) const {
+uint32_t FunctionValues::NodeOf(uint32_t id) const {
   return id < node_of_id->size() ? (*node_of_id)[id] : kNoNode;
 }
 
@@ -171,7 +171,7 @@ void ResolveTrivialPhis(FunctionModel* m, const std::vector<uint32_t>& phis,
   using Incoming = Node::Incoming;
   // What each trivial phi stands for, by its place in |phis|.
   std::vector<Incoming> alias(phis.size(), Incoming{0, kNoNode, 0});
-  std::vector<char> aliased(m->nodes.size(), 0);
+  std::vector<char> aliased(m->values.nodes.size(), 0);
   auto alias_of = [&](uint32_t phi) -> const Incoming& {
     return alias[std::lower_bound(phis.begin(), phis.end(), phi) - phis.begin()];
   };
@@ -192,7 +192,7 @@ void ResolveTrivialPhis(FunctionModel* m, const std::vector<uint32_t>& phis,
       if (aliased[n]) continue;
       std::optional<Incoming> only;
       bool trivial = true;
-      for (const Incoming& in : m->IncomingOf(n)) {
+      for (const Incoming& in : m->values.IncomingOf(n)) {
         if (in.id == 0) continue;  // undefined: any value
         const Incoming value = resolve(in);
         if (value.node == n) continue;  // itself, around a loop
@@ -204,16 +204,117 @@ void ResolveTrivialPhis(FunctionModel* m, const std::vector<uint32_t>& phis,
         }
       }
       if (trivial && only) alias[i] = *only, aliased[n] = 1, changed = true;
-      if (trivial && only) m->nodes[n].trivial = true;
+      if (trivial && only) m->values.nodes[n].trivial = true;
     }
   }
   for (uint32_t n : phis) {
-    for (Incoming& in : m->IncomingOf(n)) {
+    for (Incoming& in : m->values.IncomingOf(n)) {
       if (in.id == 0) continue;
       const Incoming value = resolve(in);
       if (value.node == n) continue;
       in.id = value.id, in.node = value.node;
       if (in.node != kNoNode) def_user->emplace_back(in.node, n);
+    }
+  }
+}
+
+// Control dependence: b depends on branch D when b post-dominates a
+// successor of D but not D itself (a block with a call that may end the
+// invocation decides too).
+void FindControlDependence(const CfgAnalyses& g, FunctionControl* control) {
+  FunctionControl& c = *control;
+  const uint32_t n_blocks = c.blocks.cfg.size();
+  std::vector<std::pair<uint32_t, uint32_t>> dependences;  // (branch d, dependent block b)
+  dependences.reserve(2 * static_cast<size_t>(n_blocks));  // about one or two per block
+  std::vector<uint32_t> last_parent(n_blocks, kNoNode);    // per b: the last d added
+  const DominatorTree& pdt = g.post_dominators;
+  for (uint32_t d = 0; d < n_blocks; ++d) {
+    if (!g.dominators.IsReachable(d)) continue;
+    const bool decides = c.blocks.cfg.successors[d].size() > 1 || c.may_end_invocation[d];
+    if (!decides) continue;
+    const uint32_t stop = pdt.Idom(d);
+    for (uint32_t s : c.blocks.cfg.successors[d]) {
+      for (uint32_t b = s; b != stop && b != DominatorTree::kNone && b != pdt.root();
+           b = pdt.Idom(b)) {
+        if (last_parent[b] != d) last_parent[b] = d, dependences.emplace_back(d, b);
+      }
+    }
+  }
+  c.control_children = CompressedLists::FromPairs(n_blocks, dependences);
+  for (auto& [d, b] : dependences) std::swap(d, b);
+  c.control_parents = CompressedLists::FromPairs(n_blocks, dependences);
+}
+
+// Invariance: a pure node is invariant in an enclosing cycle C when each
+// operand is defined outside C or is itself invariant in C. Operands come
+// first in dominance order, so one pass in reverse post-order suffices.
+// It reads the dense cycle tree and per-node rule array; only the nodes
+// whose rule needs more (loads, phis, fixed levels) read their Node.
+void FindInvariantDepths(const ModuleIndex& index, const CfgAnalyses& g, FunctionValues* values) {
+  FunctionValues& v = *values;
+  v.node_invariant_depth.assign(v.nodes.size(), ~0u);  // unreachable blocks: never invariant
+  const CycleTree& tree = g.cycle_tree;
+  auto depth_of = [&](uint32_t block) {
+    const uint32_t c = tree.innermost[block];
+    return c == CycleTree::kNone ? 0u : tree.depth[c];
+  };
+  // IsImmutable per variable (it reads decorations; a shader loads from
+  // the same few variables many times).
+  std::unordered_map<uint32_t, bool> immutable;
+  auto is_immutable = [&](uint32_t variable) {
+    auto [it, inserted] = immutable.try_emplace(variable, false);
+    if (inserted) it->second = IsImmutable(index, *index.Def(variable));
+    return it->second;
+  };
+  for (uint32_t b : g.rpo) {
+    const uint32_t block_depth = depth_of(b);
+    for (uint32_t n : v.block_nodes[b]) {
+      bool pure = false;
+      switch (v.node_rule[n]) {
+        case Rule::kFollow:
+          pure = true;
+          break;
+        case Rule::kLoad: {
+          // A load from memory nothing writes during the invocation (a
+          // uniform block, push constants, an input) reads the same value
+          // at the same address on every iteration.
+          const Node& node = v.nodes[n];
+          pure = !node.promoted && node.root.kind == PointerRoot::Kind::kVariable &&
+                 is_immutable(node.root.id);
+          break;
+        }
+        case Rule::kPhi:
+          pure = v.nodes[n].trivial;
+          break;
+        case Rule::kFixed:
+          pure = v.nodes[n].rule.level == Uniformity::kUniform;
+          break;
+        default:
+          break;
+      }
+      if (!pure) {
+        v.node_invariant_depth[n] = block_depth + 1;
+        continue;
+      }
+      uint32_t need = 1;
+      auto take_operand = [&](uint32_t op) {
+        // The depth of the smallest cycle around both b and the operand's block.
+        const uint32_t op_block = v.node_block[op];
+        uint32_t shared = block_depth;
+        if (op_block != b) {
+          uint32_t c = tree.innermost[b];
+          while (c != CycleTree::kNone && !tree.Contains(c, op_block)) c = tree.parent[c];
+          shared = c == CycleTree::kNone ? 0 : tree.depth[c];
+        }
+        need = std::max(need, std::min(shared + 1, v.node_invariant_depth[op]));
+      };
+      for (uint32_t op : v.operands[n]) take_operand(op);
+      if (v.node_rule[n] == Rule::kPhi) {  // a trivial phi: the value it stands for
+        for (const Node::Incoming& in : v.IncomingOf(n)) {
+          if (in.node != kNoNode && in.node != n) take_operand(in.node);
+        }
+      }
+      v.node_invariant_depth[n] = need;
     }
   }
 }
@@ -227,7 +328,7 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
   auto model = std::make_unique<FunctionModel>();
   FunctionModel& m = *model;
   m.index = &index;
-  m.node_of_id = node_of_id;
+  m.values.node_of_id = node_of_id;
   m.function = function;
   // The function's instructions as ModuleIndex recorded them (one array;
   // recorded here when the index kept none).
@@ -238,15 +339,15 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
   auto rows_of = [&](uint32_t b) {
     return std::make_pair(body->block_start[b] + 1, body->block_start[b + 1]);
   };
-  m.blocks = BuildFunctionCfg(*body);
-  const uint32_t n_blocks = m.blocks.cfg.size();
+  m.control.blocks = BuildFunctionCfg(*body);
+  const uint32_t n_blocks = m.control.blocks.cfg.size();
 
   // Blocks with a call that may end the invocation: extra exits for
   // post-dominance. |may_end| is closed over calls, so a function that may
   // not end the invocation calls none that may, and its instructions need
   // not be looked at here.
-  m.may_end_invocation.assign(n_blocks, 0);
-  m.kills.assign(n_blocks, 0);
+  m.control.may_end_invocation.assign(n_blocks, 0);
+  m.control.kills.assign(n_blocks, 0);
   {
     const auto self = may_end.find(function->result_id());
     if (self == may_end.end() || self->second) {
@@ -254,24 +355,26 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
         for (auto [r, end] = rows_of(b); r < end; ++r) {
           if (body->rows[r].opcode != spv::Op::OpFunctionCall) continue;
           auto it = may_end.find(body->in_ids[r][0]);
-          if (it != may_end.end() && it->second) m.may_end_invocation[b] = 1;
+          if (it != may_end.end() && it->second) m.control.may_end_invocation[b] = 1;
         }
       }
     }
-    for (uint32_t b = 0; b < n_blocks; ++b) m.kills[b] = IsKill(m.blocks.terminator_opcode[b]);
+    for (uint32_t b = 0; b < n_blocks; ++b)
+      m.control.kills[b] = IsKill(m.control.blocks.terminator_opcode[b]);
   }
-  m.graph = std::make_unique<CfgAnalyses>(&m.blocks.cfg, m.may_end_invocation);
-  m.sync = std::make_unique<SyncDependence>(*m.graph);
-  m.memory = BuildMemorySsa(*body, m.blocks, *m.graph);
-  const CfgAnalyses& g = *m.graph;
+  m.control.graph =
+      std::make_unique<CfgAnalyses>(&m.control.blocks.cfg, m.control.may_end_invocation);
+  m.control.sync = std::make_unique<SyncDependence>(*m.control.graph);
+  m.memory.ssa = BuildMemorySsa(*body, m.control.blocks, *m.control.graph);
+  const CfgAnalyses& g = *m.control.graph;
 
-  m.cycles = g.cycles.AllCycles();
-  m.break_blocks = FindBreakBlocks(m.blocks, g);
+  m.control.cycles = g.cycles.AllCycles();
+  m.control.break_blocks = FindBreakBlocks(m.control.blocks, g);
 
   // Nodes: parameters, then per block (in function order) its instructions
   // with the virtual phis placed with the block's phis. The entry is the
   // first block, so each block's nodes are one run of node indices.
-  m.block_nodes.StartList();
+  m.values.block_nodes.StartList();
   // As many nodes as the parameters, values and memory SSA's virtual nodes,
   // reserved up front: growing the vectors from empty copies them again and
   // again on a large function. Exact rather than generous: mimalloc maps an
@@ -281,14 +384,14 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
   size_t parameters = 0;
   function->ForEachParam([&](const Instruction*) { ++parameters; });
   const size_t expected_nodes =
-      parameters + body->values + m.memory.phis.size() + m.memory.inserts.size();
-  m.nodes.reserve(expected_nodes);
-  m.node_block.reserve(expected_nodes);
-  m.node_id.reserve(expected_nodes);
-  m.node_rule.reserve(expected_nodes);
-  m.node_asserted.reserve(expected_nodes);
-  m.block_nodes.Reserve(n_blocks, expected_nodes);
-  m.block_calls.Reserve(n_blocks, 0);
+      parameters + body->values + m.memory.ssa.phis.size() + m.memory.ssa.inserts.size();
+  m.values.nodes.reserve(expected_nodes);
+  m.values.node_block.reserve(expected_nodes);
+  m.values.node_id.reserve(expected_nodes);
+  m.values.node_rule.reserve(expected_nodes);
+  m.values.node_asserted.reserve(expected_nodes);
+  m.values.block_nodes.Reserve(n_blocks, expected_nodes);
+  m.control.block_calls.Reserve(n_blocks, 0);
   // The row (FunctionBody) of each node, taken while the walk below has its
   // instruction at hand: the operand pass after it then reads the row's
   // opcode and in-operand ids instead of SPIRV-Tools' instruction objects a
@@ -314,40 +417,40 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
     Node node;
     node.inst = inst;
     node.rule = rule;
-    const uint32_t n = static_cast<uint32_t>(m.nodes.size());
+    const uint32_t n = static_cast<uint32_t>(m.values.nodes.size());
     if (id != 0) (*node_of_id)[id] = n;
-    m.node_block.push_back(block);
-    m.node_id.push_back(id);
-    m.node_rule.push_back(rule.rule);
-    m.node_asserted.push_back(id != 0 ? AssertedLevel(index, id) : Uniformity::kDivergent);
-    m.any_asserted |= m.node_asserted.back() != Uniformity::kDivergent;
+    m.values.node_block.push_back(block);
+    m.values.node_id.push_back(id);
+    m.values.node_rule.push_back(rule.rule);
+    m.values.node_asserted.push_back(id != 0 ? AssertedLevel(index, id) : Uniformity::kDivergent);
+    m.values.any_asserted |= m.values.node_asserted.back() != Uniformity::kDivergent;
     node_row.push_back(row);
     if (opcode_of(n) == spv::Op::OpPhi) phi_incoming += body->in_ids[row].size() / 2;
-    m.nodes.push_back(std::move(node));
-    m.block_nodes.Add(n);
+    m.values.nodes.push_back(std::move(node));
+    m.values.block_nodes.Add(n);
     return n;
   };
   function->ForEachParam([&](Instruction* param) {
-    const uint32_t n = add_node(param, ResultIdOf(*param), kNoRow, m.blocks.cfg.entry,
+    const uint32_t n = add_node(param, ResultIdOf(*param), kNoRow, m.control.blocks.cfg.entry,
                                 {Rule::kParameter, Uniformity::kUniform, ""});
-    m.nodes[n].parameter = static_cast<uint32_t>(m.parameter_ids.size());
-    m.parameter_ids.push_back(param->result_id());
-    m.parameter_is_pointer.push_back(index.IsPointer(param->result_id()));
+    m.values.nodes[n].parameter = static_cast<uint32_t>(m.values.parameter_ids.size());
+    m.values.parameter_ids.push_back(param->result_id());
+    m.values.parameter_is_pointer.push_back(index.IsPointer(param->result_id()));
   });
   CompressedLists virtual_phis_at;
   {
     std::vector<std::pair<uint32_t, uint32_t>> pairs;  // (block, virtual phi)
-    for (uint32_t i = 0; i < m.memory.phis.size(); ++i) {
-      pairs.emplace_back(m.memory.phis[i].block, i);
+    for (uint32_t i = 0; i < m.memory.ssa.phis.size(); ++i) {
+      pairs.emplace_back(m.memory.ssa.phis[i].block, i);
     }
     virtual_phis_at = CompressedLists::FromPairs(n_blocks, pairs);
   }
-  std::vector<uint32_t> virtual_phi_node(m.memory.phis.size(), kNoNode);
+  std::vector<uint32_t> virtual_phi_node(m.memory.ssa.phis.size(), kNoNode);
   std::unordered_map<const Instruction*, uint32_t> insert_of_store;
-  for (uint32_t i = 0; i < m.memory.inserts.size(); ++i) {
-    insert_of_store[m.memory.inserts[i].store] = i;
+  for (uint32_t i = 0; i < m.memory.ssa.inserts.size(); ++i) {
+    insert_of_store[m.memory.ssa.inserts[i].store] = i;
   }
-  std::vector<uint32_t> virtual_insert_node(m.memory.inserts.size(), kNoNode);
+  std::vector<uint32_t> virtual_insert_node(m.memory.ssa.inserts.size(), kNoNode);
   // Calls and memory writes are found in the same walk. A write's pointer
   // and stored value may be defined further on (a phi's operand), so their
   // nodes are looked up after it.
@@ -357,16 +460,16 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
   };
   std::vector<ArgumentStoreIds> argument_store_ids;
   auto add_write = [&](MemoryWrite w, uint32_t pointer, uint32_t value) {
-    m.writes.push_back(w);
+    m.memory.writes.push_back(w);
     write_ids.emplace_back(pointer, value);
   };
   {
     for (uint32_t b = 0; b < n_blocks; ++b) {
-      if (b != 0) m.block_nodes.StartList();
-      m.block_calls.StartList();
+      if (b != 0) m.values.block_nodes.StartList();
+      m.control.block_calls.StartList();
       for (uint32_t phi : virtual_phis_at[b]) {
         const uint32_t n = add_node(nullptr, 0, kNoRow, b, {Rule::kPhi, Uniformity::kUniform, ""});
-        m.nodes[n].virtual_phi = phi;
+        m.values.nodes[n].virtual_phi = phi;
         virtual_phi_node[phi] = n;
       }
       for (auto [r, end] = rows_of(b); r < end; ++r) {
@@ -379,12 +482,12 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
           if (it != insert_of_store.end()) {
             const uint32_t n =
                 add_node(nullptr, 0, kNoRow, b, {Rule::kFollow, Uniformity::kUniform, ""});
-            m.nodes[n].virtual_insert = it->second;
+            m.values.nodes[n].virtual_insert = it->second;
             virtual_insert_node[it->second] = n;
           }
           const uint32_t pointer = ids[0];
           // Stores to promoted variables are definitions in the virtual SSA.
-          if (m.memory.promoted.count(pointer) || m.memory.chains.count(pointer)) continue;
+          if (m.memory.ssa.promoted.count(pointer) || m.memory.ssa.chains.count(pointer)) continue;
           MemoryWrite w;
           w.block = b;
           w.inst = &inst;
@@ -396,8 +499,8 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
           add_node(&inst, row.result_id, r, b, ClassifyInstruction(op, inst, index));
         }
         if (op == spv::Op::OpFunctionCall) {  // in-operand ids: the callee, the arguments
-          const uint32_t call = m.NodeOf(row.result_id);
-          m.block_calls.Add(call);
+          const uint32_t call = m.values.NodeOf(row.result_id);
+          m.control.block_calls.Add(call);
           for (uint32_t a = 1; a < ids.size(); ++a) {
             const uint32_t arg = ids[a];
             if (!index.IsPointer(arg)) continue;
@@ -482,20 +585,20 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
         }
       }
     }
-    m.block_nodes.Finish();
-    m.block_calls.Finish();
+    m.values.block_nodes.Finish();
+    m.control.block_calls.Finish();
   }
-  for (size_t i = 0; i < m.writes.size(); ++i) {
+  for (size_t i = 0; i < m.memory.writes.size(); ++i) {
     const auto [pointer, value] = write_ids[i];
-    m.writes[i].address = m.NodeOf(pointer);
-    if (value != 0) m.writes[i].value = m.NodeOf(value);
+    m.memory.writes[i].address = m.values.NodeOf(pointer);
+    if (value != 0) m.memory.writes[i].value = m.values.NodeOf(value);
   }
   // An argument temporary is what its stores put there when they and the
   // call are the variable's only writes: no other store, no other call
   // handed it (mip_store_helper_arg.comp, struct_argument_members.frag).
   if (!argument_store_ids.empty()) {
     std::unordered_map<uint32_t, uint32_t> writes_of;  // Function variable -> writes
-    for (const MemoryWrite& w : m.writes) {
+    for (const MemoryWrite& w : m.memory.writes) {
       if (w.root.kind != PointerRoot::Kind::kVariable) continue;
       ++writes_of[w.root.id];
     }
@@ -508,21 +611,22 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
           writes_of[a.variable] != stores_of[{a.call, a.argument}] + 1) {
         continue;
       }
-      m.argument_stores[{a.call, a.argument}].push_back(m.NodeOf(a.value));
+      m.memory.argument_stores[{a.call, a.argument}].push_back(m.values.NodeOf(a.value));
     }
   }
 
   // Operands, phis, loads and memory writes.
   std::vector<std::pair<uint32_t, uint32_t>> def_user;  // (operand or incoming node, user)
-  def_user.reserve(body->in_ids.total_items() + m.nodes.size());
-  for (const MemorySsa::VirtualPhi& phi : m.memory.phis) phi_incoming += phi.incoming.size();
-  m.incoming.reserve(phi_incoming);
-  m.incoming_start.reserve(m.nodes.size() + 1);
-  m.operands.Reserve(m.nodes.size(), body->in_ids.total_items() + m.nodes.size());
+  def_user.reserve(body->in_ids.total_items() + m.values.nodes.size());
+  for (const MemorySsa::VirtualPhi& phi : m.memory.ssa.phis) phi_incoming += phi.incoming.size();
+  m.values.incoming.reserve(phi_incoming);
+  m.values.incoming_start.reserve(m.values.nodes.size() + 1);
+  m.values.operands.Reserve(m.values.nodes.size(),
+                            body->in_ids.total_items() + m.values.nodes.size());
   auto def_node = [&](const MemorySsa::Def& def) -> std::pair<uint32_t, uint32_t> {
     switch (def.kind) {
       case MemorySsa::Def::Kind::kValue:
-        return {def.index, m.NodeOf(def.index)};
+        return {def.index, m.values.NodeOf(def.index)};
       case MemorySsa::Def::Kind::kPhi:
         return {1, virtual_phi_node[def.index]};
       case MemorySsa::Def::Kind::kInsert:
@@ -536,66 +640,66 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
   // and image reads; the others are handled from the compact per-node
   // arrays. A node is virtual exactly when it has no result id, and every
   // other one has an instruction.
-  for (uint32_t self = 0; self < m.nodes.size(); ++self) {
-    const Rule rule = m.node_rule[self];
-    const bool is_virtual = m.node_id[self] == 0;
+  for (uint32_t self = 0; self < m.values.nodes.size(); ++self) {
+    const Rule rule = m.values.node_rule[self];
+    const bool is_virtual = m.values.node_id[self] == 0;
     const CompressedLists::Range ids = operand_ids(self);
     const spv::Op opcode = opcode_of(self);
-    m.operands.StartList();
-    const auto incoming_begin = static_cast<uint32_t>(m.incoming.size());
-    m.incoming_start.push_back(incoming_begin);
+    m.values.operands.StartList();
+    const auto incoming_begin = static_cast<uint32_t>(m.values.incoming.size());
+    m.values.incoming_start.push_back(incoming_begin);
     if (is_virtual) {
-      const Node& node = m.nodes[self];
+      const Node& node = m.values.nodes[self];
       if (node.virtual_phi != kNoNode) {
-        for (const auto& [def, pred] : m.memory.phis[node.virtual_phi].incoming) {
+        for (const auto& [def, pred] : m.memory.ssa.phis[node.virtual_phi].incoming) {
           auto [id, n] = def_node(def);
-          m.incoming.push_back({id, n, pred});
+          m.values.incoming.push_back({id, n, pred});
         }
       } else {
         // The previous content, the stored value and the chain's indices.
-        const MemorySsa::VirtualInsert& insert = m.memory.inserts[node.virtual_insert];
-        for (uint32_t n :
-             {def_node(insert.previous).second, m.NodeOf(insert.value), m.NodeOf(insert.pointer)}) {
-          if (n != kNoNode) m.operands.Add(n);
+        const MemorySsa::VirtualInsert& insert = m.memory.ssa.inserts[node.virtual_insert];
+        for (uint32_t n : {def_node(insert.previous).second, m.values.NodeOf(insert.value),
+                           m.values.NodeOf(insert.pointer)}) {
+          if (n != kNoNode) m.values.operands.Add(n);
         }
       }
     } else if (rule == Rule::kPhi) {
       // (value, parent label) pairs: every in-operand of OpPhi is an id.
       for (size_t i = 0; i + 1 < ids.size(); i += 2) {
         const uint32_t id = ids[i];
-        const uint32_t pred = m.blocks.Index(ids[i + 1]);
-        m.incoming.push_back({index.IsUndef(id) ? 0 : id, m.NodeOf(id), pred});
+        const uint32_t pred = m.control.blocks.Index(ids[i + 1]);
+        m.values.incoming.push_back({index.IsUndef(id) ? 0 : id, m.values.NodeOf(id), pred});
       }
     } else if (rule == Rule::kLoad && opcode == spv::Op::OpLoad) {
-      Node& node = m.nodes[self];
+      Node& node = m.values.nodes[self];
       const uint32_t pointer = ids.empty() ? 0 : ids[0];
-      auto it = m.memory.load_def.find(m.node_id[self]);
-      if (it != m.memory.load_def.end()) {
+      auto it = m.memory.ssa.load_def.find(m.values.node_id[self]);
+      if (it != m.memory.ssa.load_def.end()) {
         node.promoted = true;
         const uint32_t n = def_node(it->second).second;
-        if (n != kNoNode) m.operands.Add(n);
+        if (n != kNoNode) m.values.operands.Add(n);
         // A part of the variable: which part depends on the chain's indices.
-        if (m.memory.chains.count(pointer)) {
-          node.address = m.NodeOf(pointer);
-          if (node.address != kNoNode) m.operands.Add(node.address);
+        if (m.memory.ssa.chains.count(pointer)) {
+          node.address = m.values.NodeOf(pointer);
+          if (node.address != kNoNode) m.values.operands.Add(node.address);
         }
       } else {
-        node.address = m.NodeOf(pointer);
-        if (node.address != kNoNode) m.operands.Add(node.address);
+        node.address = m.values.NodeOf(pointer);
+        if (node.address != kNoNode) m.values.operands.Add(node.address);
         node.root = FindRoot(index, pointer);
       }
     } else if (rule != Rule::kParameter) {
       // A call's first id is the callee, an extended instruction's the set.
       const bool skip_first = rule == Rule::kCall || opcode == spv::Op::OpExtInst;
       for (size_t i = skip_first ? 1 : 0; i < ids.size(); ++i) {
-        const uint32_t n = m.NodeOf(ids[i]);
-        if (n != kNoNode) m.operands.Add(n);
+        const uint32_t n = m.values.NodeOf(ids[i]);
+        if (n != kNoNode) m.values.operands.Add(n);
         // The value stored to an argument temporary is read by the call.
-        if (rule == Rule::kCall && !m.argument_stores.empty()) {
-          auto stored = m.argument_stores.find({self, static_cast<uint32_t>(i - 1)});
-          if (stored != m.argument_stores.end()) {
+        if (rule == Rule::kCall && !m.memory.argument_stores.empty()) {
+          auto stored = m.memory.argument_stores.find({self, static_cast<uint32_t>(i - 1)});
+          if (stored != m.memory.argument_stores.end()) {
             for (uint32_t value : stored->second) {
-              if (value != kNoNode) m.operands.Add(value);
+              if (value != kNoNode) m.values.operands.Add(value);
             }
           }
         }
@@ -605,134 +709,44 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
         // The image operand is loaded from its variable.
         const Instruction* image = index.Def(ids[0]);
         if (image != nullptr && image->opcode() == spv::Op::OpLoad) {
-          m.nodes[self].root = FindRoot(index, image->GetSingleWordInOperand(0));
+          m.values.nodes[self].root = FindRoot(index, image->GetSingleWordInOperand(0));
         }
       }
     }
-    if (m.incoming.size() != incoming_begin) {
+    if (m.values.incoming.size() != incoming_begin) {
       phis.push_back(self);
-      for (size_t i = incoming_begin; i < m.incoming.size(); ++i) {
-        if (m.incoming[i].node != kNoNode) def_user.emplace_back(m.incoming[i].node, self);
+      for (size_t i = incoming_begin; i < m.values.incoming.size(); ++i) {
+        if (m.values.incoming[i].node != kNoNode)
+          def_user.emplace_back(m.values.incoming[i].node, self);
       }
     }
-    for (uint32_t op : m.operands.Building()) def_user.emplace_back(op, self);
-    if ((rule == Rule::kLoad && !m.nodes[self].promoted) || rule == Rule::kCall) {
-      m.memory_readers.push_back(self);
+    for (uint32_t op : m.values.operands.Building()) def_user.emplace_back(op, self);
+    if ((rule == Rule::kLoad && !m.values.nodes[self].promoted) || rule == Rule::kCall) {
+      m.memory.readers.push_back(self);
     }
   }
-  m.incoming_start.push_back(static_cast<uint32_t>(m.incoming.size()));
+  m.values.incoming_start.push_back(static_cast<uint32_t>(m.values.incoming.size()));
   ResolveTrivialPhis(&m, phis, &def_user);
-  m.operands.Finish();
+  m.values.operands.Finish();
 
   // Branch conditions, which are users of their node too (UserBlock).
-  const auto n_nodes = static_cast<uint32_t>(m.nodes.size());
-  m.condition.assign(n_blocks, kNoNode);
-  m.condition_id.assign(n_blocks, 0);
+  const auto n_nodes = static_cast<uint32_t>(m.values.nodes.size());
+  m.values.condition.assign(n_blocks, kNoNode);
+  m.values.condition_id.assign(n_blocks, 0);
   for (uint32_t b = 0; b < n_blocks; ++b) {
-    if (m.blocks.cfg.successors[b].size() > 1) {
-      const uint32_t id = m.blocks.terminator_operand[b];
-      m.condition_id[b] = id;
-      m.condition[b] = m.NodeOf(id);
-      if (m.condition[b] != kNoNode) def_user.emplace_back(m.condition[b], n_nodes + b);
+    if (m.control.blocks.cfg.successors[b].size() > 1) {
+      const uint32_t id = m.control.blocks.terminator_operand[b];
+      m.values.condition_id[b] = id;
+      m.values.condition[b] = m.values.NodeOf(id);
+      if (m.values.condition[b] != kNoNode)
+        def_user.emplace_back(m.values.condition[b], n_nodes + b);
     }
   }
   // A user may be listed more than once; the solver's worklists ignore repeats.
-  m.users = CompressedLists::FromPairs(n_nodes, def_user);
+  m.values.users = CompressedLists::FromPairs(n_nodes, def_user);
 
-  // Control dependence: b depends on branch D when b post-dominates a
-  // successor of D but not D itself.
-  {
-    std::vector<std::pair<uint32_t, uint32_t>> dependences;  // (branch d, dependent block b)
-    dependences.reserve(2 * static_cast<size_t>(n_blocks));  // about one or two per block
-    std::vector<uint32_t> last_parent(n_blocks, kNoNode);    // per b: the last d added
-    const DominatorTree& pdt = g.post_dominators;
-    for (uint32_t d = 0; d < n_blocks; ++d) {
-      if (!g.dominators.IsReachable(d)) continue;
-      const bool decides = m.blocks.cfg.successors[d].size() > 1 || m.may_end_invocation[d];
-      if (!decides) continue;
-      const uint32_t stop = pdt.Idom(d);
-      for (uint32_t s : m.blocks.cfg.successors[d]) {
-        for (uint32_t b = s; b != stop && b != DominatorTree::kNone && b != pdt.root();
-             b = pdt.Idom(b)) {
-          if (last_parent[b] != d) last_parent[b] = d, dependences.emplace_back(d, b);
-        }
-      }
-    }
-    m.control_children = CompressedLists::FromPairs(n_blocks, dependences);
-    for (auto& [d, b] : dependences) std::swap(d, b);
-    m.control_parents = CompressedLists::FromPairs(n_blocks, dependences);
-  }
-
-  // Invariance: a pure node is invariant in an enclosing cycle C when each
-  // operand is defined outside C or is itself invariant in C. Operands come
-  // first in dominance order, so one pass in reverse post-order suffices.
-  // It reads the dense cycle tree and per-node rule array; only the nodes
-  // whose rule needs more (loads, phis, fixed levels) read their Node.
-  m.node_invariant_depth.assign(m.nodes.size(), ~0u);  // unreachable blocks: never invariant
-  const CycleTree& tree = g.cycle_tree;
-  auto depth_of = [&](uint32_t block) {
-    const uint32_t c = tree.innermost[block];
-    return c == CycleTree::kNone ? 0u : tree.depth[c];
-  };
-  // IsImmutable per variable (it reads decorations; a shader loads from
-  // the same few variables many times).
-  std::unordered_map<uint32_t, bool> immutable;
-  auto is_immutable = [&](uint32_t variable) {
-    auto [it, inserted] = immutable.try_emplace(variable, false);
-    if (inserted) it->second = IsImmutable(index, *index.Def(variable));
-    return it->second;
-  };
-  for (uint32_t b : g.rpo) {
-    const uint32_t block_depth = depth_of(b);
-    for (uint32_t n : m.block_nodes[b]) {
-      bool pure = false;
-      switch (m.node_rule[n]) {
-        case Rule::kFollow:
-          pure = true;
-          break;
-        case Rule::kLoad: {
-          // A load from memory nothing writes during the invocation (a
-          // uniform block, push constants, an input) reads the same value
-          // at the same address on every iteration.
-          const Node& node = m.nodes[n];
-          pure = !node.promoted && node.root.kind == PointerRoot::Kind::kVariable &&
-                 is_immutable(node.root.id);
-          break;
-        }
-        case Rule::kPhi:
-          pure = m.nodes[n].trivial;
-          break;
-        case Rule::kFixed:
-          pure = m.nodes[n].rule.level == Uniformity::kUniform;
-          break;
-        default:
-          break;
-      }
-      if (!pure) {
-        m.node_invariant_depth[n] = block_depth + 1;
-        continue;
-      }
-      uint32_t need = 1;
-      auto take_operand = [&](uint32_t op) {
-        // The depth of the smallest cycle around both b and the operand's block.
-        const uint32_t op_block = m.node_block[op];
-        uint32_t shared = block_depth;
-        if (op_block != b) {
-          uint32_t c = tree.innermost[b];
-          while (c != CycleTree::kNone && !tree.Contains(c, op_block)) c = tree.parent[c];
-          shared = c == CycleTree::kNone ? 0 : tree.depth[c];
-        }
-        need = std::max(need, std::min(shared + 1, m.node_invariant_depth[op]));
-      };
-      for (uint32_t op : m.operands[n]) take_operand(op);
-      if (m.node_rule[n] == Rule::kPhi) {  // a trivial phi: the value it stands for
-        for (const Node::Incoming& in : m.IncomingOf(n)) {
-          if (in.node != kNoNode && in.node != n) take_operand(in.node);
-        }
-      }
-      m.node_invariant_depth[n] = need;
-    }
-  }
+  FindControlDependence(g, &m.control);
+  FindInvariantDepths(index, g, &m.values);
   return model;
 }
 

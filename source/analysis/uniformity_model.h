@@ -84,15 +84,25 @@ struct MemoryWrite {
   bool opaque = false;  // an instruction the solver cannot see through
 };
 
-struct FunctionModel {
-  const ModuleIndex* index = nullptr;
-  spvtools::opt::Function* function = nullptr;
-  uint32_t models = 0;        // ModelBits of the entry points that reach it
-  bool kernel_entry = false;  // parameters are kernel arguments
+// The function's control flow: its blocks and CFG analyses, control
+// dependence, cycles, the blocks that end invocations, and the sync
+// dependence of its branches. Indexed by block (FunctionCfg's order).
+struct FunctionControl {
   FunctionCfg blocks;
   std::unique_ptr<CfgAnalyses> graph;
-  MemorySsa memory;
+  CompressedLists control_parents;       // per block: the blocks it is control dependent on
+  CompressedLists control_children;      // per block: the blocks control dependent on it
+  CompressedLists block_calls;           // per block: call nodes, in order
+  std::vector<char> may_end_invocation;  // per block: a call that may kill
+  std::vector<char> kills;               // per block: ends in OpKill etc.
+  std::vector<const Cycle*> cycles;      // parents before children
+  BreakBlocks break_blocks;              // of the structured loops
+  std::unique_ptr<SyncDependence> sync;  // of |graph|'s branches
+};
 
+// The function's values as nodes and their data edges: operands, users,
+// phis' incoming values, and which values are invariant in which cycles.
+struct FunctionValues {
   std::vector<Node> nodes;
   // Per node: its block, its result id (0 for a virtual phi or insert), a
   // copy of nodes[n].rule.rule, and the widest level a Uniform/UniformId
@@ -153,14 +163,25 @@ struct FunctionModel {
   CompressedLists block_nodes;         // per block, phis first
   std::vector<uint32_t> condition;     // per block: node of the branch condition
   std::vector<uint32_t> condition_id;  // per block: its id (0: none)
-  CompressedLists control_parents;     // per block: the blocks it is control dependent on
-  CompressedLists block_calls;         // per block: call nodes, in order
-  CompressedLists control_children;    // per block: the blocks control dependent on it
+  std::vector<uint32_t> parameter_ids;
+  std::vector<bool> parameter_is_pointer;
+  // The node of |id| in this function, or kNoNode.
+  uint32_t NodeOf(uint32_t id) const;
+  // True if node |n| has the same value in every iteration of a cycle of
+  // depth |cycle_depth| around it (CycleTree::depth, Cycle::depth).
+  bool IsInvariantAtDepth(uint32_t n, uint32_t cycle_depth) const {
+    return cycle_depth >= node_invariant_depth[n];
+  }
+};
+
+// What the function does to memory: the virtual SSA of its promoted
+// Function variables, and the reads and writes of the memory the solver
+// tracks by root.
+struct FunctionMemory {
+  MemorySsa ssa;
   // Nodes that read memory the solver tracks: loads that are not promoted
   // and calls (what pointer arguments point to).
-  std::vector<uint32_t> memory_readers;
-  std::vector<char> may_end_invocation;  // per block: a call that may kill
-  std::vector<char> kills;               // per block: ends in OpKill etc.
+  std::vector<uint32_t> readers;
   std::vector<MemoryWrite> writes;
   // (call node, argument index) -> nodes of the values an argument
   // temporary holds at the call (kNoNode: a module-level value, uniform):
@@ -169,19 +190,18 @@ struct FunctionModel {
   std::map<std::pair<uint32_t, uint32_t>, std::vector<uint32_t>> argument_stores;
   // Loads from Workgroup memory no write can race with (barrier_intervals.h).
   std::unordered_set<uint32_t> barrier_separated_loads;
-  std::vector<const Cycle*> cycles;  // parents before children
-  BreakBlocks break_blocks;          // of the structured loops
-  std::vector<uint32_t> parameter_ids;
-  std::vector<bool> parameter_is_pointer;
+};
 
-  std::unique_ptr<SyncDependence> sync;  // of |graph|'s branches
-  // The node of |id| in this function, or kNoNode.
-  uint32_t NodeOf(uint32_t id) const;
-  // True if node |n| has the same value in every iteration of a cycle of
-  // depth |cycle_depth| around it (CycleTree::depth, Cycle::depth).
-  bool IsInvariantAtDepth(uint32_t n, uint32_t cycle_depth) const {
-    return cycle_depth >= node_invariant_depth[n];
-  }
+// One function as the solver sees it: which entry points reach it, and
+// its control flow, values and memory.
+struct FunctionModel {
+  const ModuleIndex* index = nullptr;
+  spvtools::opt::Function* function = nullptr;
+  uint32_t models = 0;        // ModelBits of the entry points that reach it
+  bool kernel_entry = false;  // parameters are kernel arguments
+  FunctionControl control;
+  FunctionValues values;
+  FunctionMemory memory;
 };
 
 // Builds the model of |function|. |may_end| tells whether a callee (by

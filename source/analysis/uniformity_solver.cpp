@@ -18,30 +18,30 @@ Uniformity Narrower(Uniformity a, Uniformity b) { return a < b ? a : b; }
 }  // namespace
 
 CallContext FitContext(const FunctionModel& model, CallContext context) {
-  context.parameters.resize(model.parameter_ids.size(), kD);
-  context.pointees.resize(model.parameter_ids.size(), kD);
+  context.parameters.resize(model.values.parameter_ids.size(), kD);
+  context.pointees.resize(model.values.parameter_ids.size(), kD);
   return context;
 }
 
 FunctionState::FunctionState(const FunctionModel& model, CallContext context)
     : model_(model), context_(FitContext(model, std::move(context))) {
-  const size_t nodes = model.nodes.size();
-  const size_t blocks = model.blocks.cfg.size();
-  const size_t cycles = model.cycles.size();
+  const size_t nodes = model.values.nodes.size();
+  const size_t blocks = model.control.blocks.cfg.size();
+  const size_t cycles = model.control.cycles.size();
   level_.assign(nodes, kU);
   why_.assign(nodes, {});
   branch_.assign(blocks, kU);
   branch_why_.assign(blocks, {});
   synced_.assign(blocks, kU);
-  join_.assign(model_.nodes.size(), kU);
-  join_cause_.assign(model_.nodes.size(), 0);
+  join_.assign(model_.values.nodes.size(), kU);
+  join_cause_.assign(model_.values.nodes.size(), 0);
   cf_.assign(blocks, kU);
   cf_why_.assign(blocks, {});
   exit_.assign(cycles, kU);
   exit_cause_.assign(cycles, 0);
   assumed_.assign(cycles, kU);
   assumed_cause_.assign(cycles, 0);
-  summary_.pointee_writes.assign(model.parameter_ids.size(), kU);
+  summary_.pointee_writes.assign(model.values.parameter_ids.size(), kU);
   queued_.Reset(nodes);
   branch_queued_.Reset(blocks);
   cf_queued_.assign(blocks, 0);
@@ -52,8 +52,8 @@ void FunctionState::Enqueue(uint32_t node) { queued_.Add(node); }
 void FunctionState::EnqueueBranch(uint32_t block) { branch_queued_.Add(block); }
 
 void FunctionState::EnqueueUser(uint32_t user) {
-  if (model_.IsBranchUser(user)) {
-    EnqueueBranch(model_.UserBlock(user));
+  if (model_.values.IsBranchUser(user)) {
+    EnqueueBranch(model_.values.UserBlock(user));
   } else {
     Enqueue(user);
   }
@@ -67,27 +67,27 @@ void FunctionState::EnqueueControlFlow(uint32_t block) {
 
 void FunctionState::EnqueueCycle(const Cycle* cycle) {
   for (uint32_t b : cycle->blocks()) {
-    for (uint32_t n : model_.block_nodes[b]) Enqueue(n);
+    for (uint32_t n : model_.values.block_nodes[b]) Enqueue(n);
     EnqueueControlFlow(b);
   }
 }
 
 void FunctionState::EnqueueTemporalUsers(const Cycle* cycle) {
-  for (uint32_t b : model_.break_blocks.of_cycle[cycle->index()]) {
+  for (uint32_t b : model_.control.break_blocks.of_cycle[cycle->index()]) {
     EnqueueControlFlow(b);
-    for (uint32_t n : model_.block_nodes[b]) {
-      for (uint32_t user : model_.users[n]) EnqueueUser(user);
+    for (uint32_t n : model_.values.block_nodes[b]) {
+      for (uint32_t user : model_.values.users[n]) EnqueueUser(user);
     }
   }
   // A user in the defining block lies in the cycle too; the others are
   // looked up in the dense cycle tree (a Cycle object per user is a cache
   // miss each on a large function).
-  const CycleTree& tree = model_.graph->cycle_tree;
+  const CycleTree& tree = model_.control.graph->cycle_tree;
   const uint32_t ci = cycle->index();
   for (uint32_t b : cycle->blocks()) {
-    for (uint32_t n : model_.block_nodes[b]) {
-      for (uint32_t user : model_.users[n]) {
-        const uint32_t user_block = model_.UserBlock(user);
+    for (uint32_t n : model_.values.block_nodes[b]) {
+      for (uint32_t user : model_.values.users[n]) {
+        const uint32_t user_block = model_.values.UserBlock(user);
         if (user_block != b && !tree.Contains(ci, user_block)) EnqueueUser(user);
       }
     }
@@ -95,12 +95,12 @@ void FunctionState::EnqueueTemporalUsers(const Cycle* cycle) {
 }
 
 void FunctionState::EnqueueMemoryReaders() {
-  for (uint32_t n : model_.memory_readers) Enqueue(n);
+  for (uint32_t n : model_.memory.readers) Enqueue(n);
 }
 
 void FunctionState::ControlFlowRaised(uint32_t block) {
-  for (uint32_t child : model_.control_children[block]) EnqueueControlFlow(child);
-  for (uint32_t call : model_.block_calls[block]) Enqueue(call);
+  for (uint32_t child : model_.control.control_children[block]) EnqueueControlFlow(child);
+  for (uint32_t call : model_.control.block_calls[block]) Enqueue(call);
 }
 
 bool FunctionState::Raise(std::vector<Uniformity>& levels, uint32_t index, Uniformity level) {
@@ -120,11 +120,11 @@ Uniformity FunctionState::TemporalLevelAcross(uint32_t def, uint32_t def_block, 
     const Uniformity leaving = LeavingLevel(ci);
     if (leaving > level) {
       level = leaving;
-      if (widest != nullptr) *widest = model_.cycles[ci];
+      if (widest != nullptr) *widest = model_.control.cycles[ci];
     }
   };
-  const CycleTree& tree = model_.graph->cycle_tree;
-  const CompressedLists::Range breaks_of_use = model_.break_blocks.cycles_of[use_block];
+  const CycleTree& tree = model_.control.graph->cycle_tree;
+  const CompressedLists::Range breaks_of_use = model_.control.break_blocks.cycles_of[use_block];
   for (uint32_t ci = tree.innermost[def_block];
        ci != CycleTree::kNone && !tree.Contains(ci, use_block); ci = tree.parent[ci]) {
     // Temporal divergence, unless the value is the same on every iteration,
@@ -132,7 +132,7 @@ Uniformity FunctionState::TemporalLevelAcross(uint32_t def, uint32_t def_block, 
     // left in the same iteration, the one that computed the value (the def
     // dominates the use, and the loop's header the def), and run it in one
     // dynamic instance (loop_constructs.h; shadow_cascade_break_select.frag).
-    if (model_.IsInvariantAtDepth(def, tree.depth[ci]) ||
+    if (model_.values.IsInvariantAtDepth(def, tree.depth[ci]) ||
         std::find(breaks_of_use.begin(), breaks_of_use.end(), ci) != breaks_of_use.end()) {
       continue;
     }
@@ -141,7 +141,7 @@ Uniformity FunctionState::TemporalLevelAcross(uint32_t def, uint32_t def_block, 
   // Defined in a break block (loop_constructs.h): each iteration's leavers
   // compute it in their own dynamic instance, which ends at the merge. A
   // use past the merge sees the values of different iterations.
-  for (uint32_t ci : model_.break_blocks.cycles_of[def_block]) {
+  for (uint32_t ci : model_.control.break_blocks.cycles_of[def_block]) {
     if (tree.Contains(ci, use_block) ||
         std::find(breaks_of_use.begin(), breaks_of_use.end(), ci) != breaks_of_use.end()) {
       continue;
@@ -153,7 +153,7 @@ Uniformity FunctionState::TemporalLevelAcross(uint32_t def, uint32_t def_block, 
 
 Uniformity FunctionState::ControlFlowBeforeCall(uint32_t block, size_t index) const {
   Uniformity level = ControlFlow(block);
-  const auto& calls = model_.block_calls[block];
+  const auto& calls = model_.control.block_calls[block];
   for (size_t i = 0; i < index && i < calls.size(); ++i) {
     auto it = call_summary_.find(calls[i]);
     if (it != call_summary_.end()) level = Join(level, it->second.ends_invocation);
@@ -165,9 +165,9 @@ void FunctionState::Solve(SolverHost& host) {
   // Everything once (values in node order, branches in block order, the
   // control flow of the reachable blocks in reverse post-order); then only
   // what a change affects.
-  for (uint32_t b : model_.graph->rpo) EnqueueControlFlow(b);
-  for (uint32_t n = 0; n < model_.nodes.size(); ++n) Enqueue(n);
-  for (uint32_t b = 0; b < model_.blocks.cfg.size(); ++b) EnqueueBranch(b);
+  for (uint32_t b : model_.control.graph->rpo) EnqueueControlFlow(b);
+  for (uint32_t n = 0; n < model_.values.nodes.size(); ++n) Enqueue(n);
+  for (uint32_t b = 0; b < model_.control.blocks.cfg.size(); ++b) EnqueueBranch(b);
   for (;;) {
     bool changed = SolveValues(host);
     changed |= SolveBranches();
@@ -180,16 +180,16 @@ void FunctionState::Solve(SolverHost& host) {
   Uniformity result = kU;
   Uniformity return_cf = kU;
   Uniformity ends = kU;
-  for (uint32_t b = 0; b < model_.blocks.cfg.size(); ++b) {
-    if (model_.blocks.terminator_opcode[b] == spv::Op::OpReturnValue) {
+  for (uint32_t b = 0; b < model_.control.blocks.cfg.size(); ++b) {
+    if (model_.control.blocks.terminator_opcode[b] == spv::Op::OpReturnValue) {
       ++returns;
-      const uint32_t value = model_.NodeOf(model_.blocks.terminator_operand[b]);
+      const uint32_t value = model_.values.NodeOf(model_.control.blocks.terminator_operand[b]);
       if (value != kNoNode) result = Join(result, UseLevel(value, b));
       return_cf = Join(return_cf, cf_[b]);
     }
-    if (model_.kills[b]) ends = Join(ends, cf_[b]);
-    for (size_t i = 0; i < model_.block_calls[b].size(); ++i) {
-      auto it = call_summary_.find(model_.block_calls[b][i]);
+    if (model_.control.kills[b]) ends = Join(ends, cf_[b]);
+    for (size_t i = 0; i < model_.control.block_calls[b].size(); ++i) {
+      auto it = call_summary_.find(model_.control.block_calls[b][i]);
       if (it == call_summary_.end() || it->second.ends_invocation == kU) continue;
       ends = Join(ends, Join(it->second.ends_invocation, cf_[b]));
     }
@@ -212,7 +212,7 @@ bool FunctionState::SolveValues(SolverHost& host) {
       level_[n] = level;
       why_[n] = why;
       any = true;
-      for (uint32_t user : model_.users[n]) EnqueueUser(user);
+      for (uint32_t user : model_.values.users[n]) EnqueueUser(user);
     }
   });
   return any;
@@ -222,8 +222,8 @@ Uniformity FunctionState::Evaluate(uint32_t n, SolverHost& host, Reason* why) {
   // Most nodes are pure instructions (kFollow): they are evaluated from the
   // compact per-node arrays and the operand lists alone; the Node itself is
   // read only for the other rules.
-  const Rule rule = model_.node_rule[n];
-  const uint32_t block = model_.node_block[n];
+  const Rule rule = model_.values.node_rule[n];
+  const uint32_t block = model_.values.node_block[n];
   Uniformity level = kU;
   auto take = [&](Uniformity candidate, Reason reason) {
     if (candidate > level) level = candidate, *why = reason;
@@ -234,11 +234,11 @@ Uniformity FunctionState::Evaluate(uint32_t n, SolverHost& host, Reason* why) {
   // taken: reading the operand's id for every operand is a cache miss each
   // time on a large function.
   auto take_use = [&](uint32_t op, Kind kind, const char* note) {
-    if (level_[op] > level) level = level_[op], *why = {kind, model_.node_id[op], note};
+    if (level_[op] > level) level = level_[op], *why = {kind, model_.values.node_id[op], note};
     const Uniformity temporal = TemporalLevel(op, block);
     if (temporal > level) {
       level = temporal;
-      *why = {Kind::kTemporal, model_.node_id[op],
+      *why = {Kind::kTemporal, model_.values.node_id[op],
               "defined in a cycle that threads leave on different iterations"};
     }
   };
@@ -247,12 +247,12 @@ Uniformity FunctionState::Evaluate(uint32_t n, SolverHost& host, Reason* why) {
   // (each take keeps the first that reaches a level): the operand loops of
   // the common rules stop there, and so do the cycle checks below.
   if (rule == Rule::kFollow) {
-    for (uint32_t op : model_.operands[n]) {
+    for (uint32_t op : model_.values.operands[n]) {
       take_operand(op);
       if (level == kD) break;
     }
   } else {
-    const Node& node = model_.nodes[n];
+    const Node& node = model_.values.nodes[n];
     switch (rule) {
       case Rule::kFollow:  // above
         break;
@@ -261,23 +261,24 @@ Uniformity FunctionState::Evaluate(uint32_t n, SolverHost& host, Reason* why) {
         break;
       case Rule::kCollective: {
         Uniformity operands = kU;
-        for (uint32_t op : model_.operands[n]) operands = Join(operands, UseLevel(op, block));
+        for (uint32_t op : model_.values.operands[n])
+          operands = Join(operands, UseLevel(op, block));
         if (operands != kU)
           take(Narrower(operands, node.rule.level), {Kind::kSource, 0, node.rule.note});
         break;
       }
       case Rule::kPhi:
-        for (const auto& in : model_.IncomingOf(n)) {
+        for (const auto& in : model_.values.IncomingOf(n)) {
           if (in.id == 0 || in.node == kNoNode) continue;  // undefined or a constant
           take_operand(in.node);
           if (level == kD) break;
         }
-        take(join_[n],
-             {Kind::kJoin, model_.blocks.label_of[join_cause_[n]], "a join of diverged paths"});
+        take(join_[n], {Kind::kJoin, model_.control.blocks.label_of[join_cause_[n]],
+                        "a join of diverged paths"});
         break;
       case Rule::kLoad:
         if (node.promoted) {
-          for (uint32_t op : model_.operands[n]) {
+          for (uint32_t op : model_.values.operands[n]) {
             if (op == node.address) {
               take_operand(op);
             } else {
@@ -285,9 +286,9 @@ Uniformity FunctionState::Evaluate(uint32_t n, SolverHost& host, Reason* why) {
             }
           }
         } else {
-          for (uint32_t op : model_.operands[n]) take_operand(op);
-          if (!model_.barrier_separated_loads.empty() &&
-              model_.barrier_separated_loads.count(n) != 0) {
+          for (uint32_t op : model_.values.operands[n]) take_operand(op);
+          if (!model_.memory.barrier_separated_loads.empty() &&
+              model_.memory.barrier_separated_loads.count(n) != 0) {
             break;  // nobody writes it between the barriers around it
           }
           Reason content_why;
@@ -298,15 +299,15 @@ Uniformity FunctionState::Evaluate(uint32_t n, SolverHost& host, Reason* why) {
       case Rule::kCall: {
         CallContext context;
         const auto* inst = node.inst;
-        const auto& calls = model_.block_calls[block];
+        const auto& calls = model_.control.block_calls[block];
         const size_t position = std::find(calls.begin(), calls.end(), n) - calls.begin();
         context.control_flow = ControlFlowBeforeCall(block, position);
         for (uint32_t a = 1; a < inst->NumInOperands(); ++a) {
-          const uint32_t arg = model_.NodeOf(inst->GetSingleWordInOperand(a));
+          const uint32_t arg = model_.values.NodeOf(inst->GetSingleWordInOperand(a));
           context.parameters.push_back(arg == kNoNode ? kU : UseLevel(arg, block));
           Uniformity pointee = kU;
-          auto stored = model_.argument_stores.find({n, a - 1});
-          if (stored != model_.argument_stores.end()) {
+          auto stored = model_.memory.argument_stores.find({n, a - 1});
+          if (stored != model_.memory.argument_stores.end()) {
             for (uint32_t value : stored->second) {
               if (value != kNoNode) pointee = Join(pointee, UseLevel(value, block));
             }
@@ -320,7 +321,7 @@ Uniformity FunctionState::Evaluate(uint32_t n, SolverHost& host, Reason* why) {
           context.pointees.push_back(pointee);
         }
         const CallSummary summary =
-            host.Call(inst->GetSingleWordInOperand(0), context, model_.node_id[n]);
+            host.Call(inst->GetSingleWordInOperand(0), context, model_.values.node_id[n]);
         CallSummary& known = call_summary_[n];
         if (summary.ends_invocation != known.ends_invocation) {
           // Calls after this one in the block run in different control flow,
@@ -347,18 +348,19 @@ Uniformity FunctionState::Evaluate(uint32_t n, SolverHost& host, Reason* why) {
   // values that are the same on every iteration stay uniform. (The flags
   // any_assumed_ and any_asserted spare most evaluations a read of a
   // per-block and a per-node array.)
-  const CycleTree& tree = model_.graph->cycle_tree;
+  const CycleTree& tree = model_.control.graph->cycle_tree;
   const uint32_t innermost = any_assumed_ && level != kD ? tree.innermost[block] : CycleTree::kNone;
   for (uint32_t ci = innermost; ci != CycleTree::kNone; ci = tree.parent[ci]) {
     if (assumed_[ci] == kU) continue;
-    if ((rule == Rule::kPhi && !model_.nodes[n].trivial) ||
-        !model_.IsInvariantAtDepth(n, tree.depth[ci])) {
-      take(assumed_[ci], {Kind::kCycle, model_.blocks.label_of[model_.cycles[ci]->header()],
-                          "defined in a cycle that is not m-converged"});
+    if ((rule == Rule::kPhi && !model_.values.nodes[n].trivial) ||
+        !model_.values.IsInvariantAtDepth(n, tree.depth[ci])) {
+      take(assumed_[ci],
+           {Kind::kCycle, model_.control.blocks.label_of[model_.control.cycles[ci]->header()],
+            "defined in a cycle that is not m-converged"});
     }
   }
-  if (model_.any_asserted && model_.node_asserted[n] < level) {
-    level = model_.node_asserted[n];
+  if (model_.values.any_asserted && model_.values.node_asserted[n] < level) {
+    level = model_.values.node_asserted[n];
     *why = {Kind::kDecoration, 0, "a Uniform/UniformId decoration asserts it"};
   }
   return level;
@@ -367,7 +369,7 @@ Uniformity FunctionState::Evaluate(uint32_t n, SolverHost& host, Reason* why) {
 Uniformity FunctionState::LoadContent(const PointerRoot& root, SolverHost& host, Reason* why) {
   switch (root.kind) {
     case PointerRoot::Kind::kParameter: {
-      const uint32_t p = model_.nodes[model_.NodeOf(root.id)].parameter;
+      const uint32_t p = model_.values.nodes[model_.values.NodeOf(root.id)].parameter;
       *why = {Kind::kCall, root.id, "memory behind a pointer parameter"};
       return Join(context_.pointees[p], summary_.pointee_writes[p]);
     }
@@ -422,16 +424,17 @@ bool FunctionState::SolveBranches() {
   };
   auto decide = [&](uint32_t b) {
     Uniformity condition = kU;
-    if (model_.condition[b] != kNoNode) condition = UseLevel(model_.condition[b], b);
+    if (model_.values.condition[b] != kNoNode) condition = UseLevel(model_.values.condition[b], b);
     if (condition > synced_[b]) {
       synced_[b] = condition;
-      const BranchDivergence& div = model_.sync->Divergence(b);
+      const BranchDivergence& div = model_.control.sync->Divergence(b);
       for (size_t k = 0; k < div.joins.size(); ++k) {
-        for (uint32_t phi : model_.block_nodes[div.joins[k]]) {
+        for (uint32_t phi : model_.values.block_nodes[div.joins[k]]) {
           // A phi already at |condition| would not be raised: SelectsAmong
           // (a search per incoming value) is not asked.
-          if (model_.node_rule[phi] != Rule::kPhi || join_[phi] >= condition) continue;
-          if (model_.SelectsAmong(phi, div.join_predecessors[k]) && Raise(join_, phi, condition)) {
+          if (model_.values.node_rule[phi] != Rule::kPhi || join_[phi] >= condition) continue;
+          if (model_.values.SelectsAmong(phi, div.join_predecessors[k]) &&
+              Raise(join_, phi, condition)) {
             join_cause_[phi] = b, any = true;
             Enqueue(phi);
           }
@@ -442,18 +445,18 @@ bool FunctionState::SolveBranches() {
       if (div.open_view_deferred) open_views.emplace_back(b, condition);
     }
     Uniformity decision = condition;
-    Reason reason{Kind::kOperand, model_.condition_id[b], "the branch condition"};
-    for (uint32_t call : model_.block_calls[b]) {
+    Reason reason{Kind::kOperand, model_.values.condition_id[b], "the branch condition"};
+    for (uint32_t call : model_.control.block_calls[b]) {
       auto it = call_summary_.find(call);
       if (it != call_summary_.end() && it->second.ends_invocation > decision) {
         decision = it->second.ends_invocation;
-        reason = {Kind::kCall, model_.node_id[call],
+        reason = {Kind::kCall, model_.values.node_id[call],
                   "a call that may end some invocations (OpKill)"};
       }
     }
     if (Raise(branch_, b, decision)) {
       branch_why_[b] = reason, any = true;
-      for (uint32_t child : model_.control_children[b]) EnqueueControlFlow(child);
+      for (uint32_t child : model_.control.control_children[b]) EnqueueControlFlow(child);
     }
   };
   // One sweep: a block queued behind it waits for the next round (Solve).
@@ -465,28 +468,28 @@ bool FunctionState::SolveBranches() {
   for (const auto& pending : open_views) {
     const uint32_t b = pending.first;
     const Uniformity level = pending.second;
-    if (model_.sync->OpenViewSettled(
+    if (model_.control.sync->OpenViewSettled(
             b, [&](const Cycle* c) { return assumed_[c->index()] >= level; })) {
       continue;
     }
-    for (const Cycle* c : model_.sync->OpenViewCycles(b)) not_m_converged(c, level, b);
+    for (const Cycle* c : model_.control.sync->OpenViewCycles(b)) not_m_converged(c, level, b);
   }
   return any;
 }
 
 bool FunctionState::SolveControlFlow() {
   bool any = false;
-  const CfgAnalyses& g = *model_.graph;
+  const CfgAnalyses& g = *model_.control.graph;
   while (cf_work_head_ < cf_work_.size()) {
     const uint32_t b = cf_work_[cf_work_head_++];
     cf_queued_[b] = 0;
     Uniformity level = cf_[b];
     Reason reason;  // set by whatever raises |level|, the only case it is kept
-    for (uint32_t d : model_.control_parents[b]) {
+    for (uint32_t d : model_.control.control_parents[b]) {
       const Uniformity through = Join(branch_[d], cf_[d]);
       if (through > level) {
         level = through;
-        reason = {Kind::kControlFlow, model_.blocks.label_of[d],
+        reason = {Kind::kControlFlow, model_.control.blocks.label_of[d],
                   "control flow depends on a non-uniform branch"};
       }
     }
@@ -494,21 +497,21 @@ bool FunctionState::SolveControlFlow() {
          ci = g.cycle_tree.parent[ci]) {
       if (assumed_[ci] > level) {
         level = assumed_[ci];
-        reason = {Kind::kCycle, model_.blocks.label_of[model_.cycles[ci]->header()],
+        reason = {Kind::kCycle, model_.control.blocks.label_of[model_.control.cycles[ci]->header()],
                   "inside a cycle that is not m-converged"};
       }
       // Later iterations run without the threads that left earlier, even in
       // blocks that post-dominate the branch (NaturalLoopTwoBackedges).
       if (exit_[ci] > level) {
         level = exit_[ci];
-        reason = {Kind::kControlFlow, model_.blocks.label_of[exit_cause_[ci]],
+        reason = {Kind::kControlFlow, model_.control.blocks.label_of[exit_cause_[ci]],
                   "inside a cycle that invocations leave on different iterations"};
       }
     }
-    for (uint32_t ci : model_.break_blocks.cycles_of[b]) {
+    for (uint32_t ci : model_.control.break_blocks.cycles_of[b]) {
       if (LeavingLevel(ci) > level) {
         level = LeavingLevel(ci);
-        reason = {Kind::kControlFlow, model_.blocks.label_of[LeavingCause(ci)],
+        reason = {Kind::kControlFlow, model_.control.blocks.label_of[LeavingCause(ci)],
                   "a break block of a loop that invocations leave on different iterations"};
       }
     }
@@ -524,7 +527,7 @@ bool FunctionState::SolveControlFlow() {
 
 bool FunctionState::SolveMemory(SolverHost& host) {
   bool any = false;
-  for (const MemoryWrite& w : model_.writes) {
+  for (const MemoryWrite& w : model_.memory.writes) {
     Uniformity level = cf_[w.block];
     uint32_t cause = w.inst->HasResultId() ? w.inst->result_id() : 0;
     if (w.address != kNoNode) level = Join(level, UseLevel(w.address, w.block));
@@ -536,7 +539,7 @@ bool FunctionState::SolveMemory(SolverHost& host) {
       level = Join(level, it->second.pointee_writes[w.argument]);
     } else if (w.value != kNoNode) {
       level = Join(level, UseLevel(w.value, w.block));
-      cause = model_.node_id[w.value];
+      cause = model_.values.node_id[w.value];
     }
     switch (w.root.kind) {
       case PointerRoot::Kind::kVariable:
@@ -548,7 +551,7 @@ bool FunctionState::SolveMemory(SolverHost& host) {
         }
         break;
       case PointerRoot::Kind::kParameter: {
-        const uint32_t p = model_.nodes[model_.NodeOf(w.root.id)].parameter;
+        const uint32_t p = model_.values.nodes[model_.values.NodeOf(w.root.id)].parameter;
         if (Raise(summary_.pointee_writes, p, level)) any = true;
         break;
       }

@@ -88,7 +88,7 @@ class FunctionState {
   // solver asks this for every operand of every evaluation.
   Uniformity TemporalLevel(uint32_t def, uint32_t use_block, const Cycle** widest = nullptr) const {
     if (!any_leaving_) return Uniformity::kUniform;
-    const uint32_t def_block = model_.node_block[def];
+    const uint32_t def_block = model_.values.node_block[def];
     if (def_block == use_block) return Uniformity::kUniform;
     return TemporalLevelAcross(def, def_block, use_block, widest);
   }
