@@ -44,5 +44,14 @@ CfgAnalyses::CfgAnalyses(Cfg owned, const Cfg* borrowed, const std::vector<char>
   for (uint32_t i = 0; i < rpo.size(); ++i) rpo_index[rpo[i]] = i;
 }
 
+uint32_t AcyclicPostDominator(const CfgAnalyses& graph, uint32_t block) {
+  const DominatorTree& pdt = graph.post_dominators;
+  for (uint32_t b = pdt.Idom(block); b != DominatorTree::kNone && b != pdt.root();
+       b = pdt.Idom(b)) {
+    if (graph.cycles.InnermostCycle(b) == nullptr) return b;
+  }
+  return ~0u;
+}
+
 }  // namespace analysis
 }  // namespace spirv_conv

@@ -68,6 +68,12 @@ struct CfgAnalyses {
   DominatorTree post_dominators;  // virtual exit = cfg.size()
 };
 
+// The first post-dominator of |block| that lies in no cycle: every thread
+// that executes |block| reaches it exactly once afterwards, with every
+// diverged path merged, so nothing beyond it can be a join. ~0u if the only
+// such post-dominator is the virtual exit.
+uint32_t AcyclicPostDominator(const CfgAnalyses& graph, uint32_t block);
+
 }  // namespace analysis
 }  // namespace spirv_conv
 

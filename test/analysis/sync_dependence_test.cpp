@@ -228,8 +228,9 @@ TEST(SyncDependenceTest, OpenViewFindsTheDivergedEntryThroughTheHeader) {
   EXPECT_TRUE(deferred.not_m_converged_cycles.empty());
   EXPECT_EQ(OpenViewCycles(g, 4, deferred), (std::vector<const Cycle*>{outer}));
   // C is a candidate: while it is unsettled, the open view must run.
-  EXPECT_FALSE(OpenViewCandidatesSettled(g, 4, &cache, [&](const Cycle* c) { return c != outer; }));
-  EXPECT_TRUE(OpenViewCandidatesSettled(g, 4, &cache, [](const Cycle*) { return true; }));
+  EXPECT_FALSE(cache.shortcuts().OpenViewCandidatesSettled(
+      g, 4, [&](const Cycle* c) { return c != outer; }));
+  EXPECT_TRUE(cache.shortcuts().OpenViewCandidatesSettled(g, 4, [](const Cycle*) { return true; }));
 }
 
 // Random graphs with many irreducible cycles, the same generator for the
@@ -251,12 +252,12 @@ Cfg RandomGraph(uint32_t round) {
   return Graph(successors);
 }
 
-// Stopping a propagation where the diverged paths have merged (the view
-// order of SyncDependenceCache) gives what propagating to the acyclic
-// post-dominator gives: the same joins with the same predecessors, the
-// same divergent exits (whose test reads edges after the merge) and the
-// same cycles that are not m-converged.
-TEST(SyncDependenceTest, StoppingWhereThePathsMergeChangesNothing) {
+// The shortcuts (sync_shortcuts.h) give what the reference propagation
+// gives, which runs to the acyclic post-dominator and always runs the open
+// view: the same joins with the same predecessors, the same divergent
+// exits (whose test reads edges after the merge) and the same cycles that
+// are not m-converged.
+TEST(SyncDependenceTest, ShortcutsMatchTheReferencePropagation) {
   size_t branches = 0;
   size_t merged_at_once = 0;
   for (uint32_t round = 0; round < 2000; ++round) {
@@ -276,7 +277,7 @@ TEST(SyncDependenceTest, StoppingWhereThePathsMergeChangesNothing) {
           << "round " << round << ", branch " << b;
       ++branches;
     }
-    merged_at_once += stopping.merges_at_once();
+    merged_at_once += stopping.shortcuts().merges_at_once();
   }
   // Both ways of stopping were compared: the shortcut for paths that merge
   // at once (MergesAtOnce) and the propagation in the view order.
@@ -284,7 +285,7 @@ TEST(SyncDependenceTest, StoppingWhereThePathsMergeChangesNothing) {
   EXPECT_LT(merged_at_once, branches / 2);
 }
 
-// The view order (SyncDependenceCache::ViewOrder), on random graphs with
+// The view order (SyncShortcuts::ViewOrder), on random graphs with
 // many irreducible cycles: every reachable block has a place; a cycle's
 // blocks are consecutive, its header last; and every edge goes forward
 // but those to or from the header of the smallest cycle holding both ends
@@ -296,7 +297,7 @@ TEST(SyncDependenceTest, ViewOrderIsTopologicalInEveryRegion) {
   for (uint32_t round = 0; round < 2000; ++round) {
     CfgAnalyses g(RandomGraph(round));
     SyncDependenceCache cache;
-    const std::vector<uint32_t>& key = *cache.ViewOrder(g);
+    const std::vector<uint32_t>& key = *cache.shortcuts().ViewOrder(g);
     ASSERT_EQ(key.size(), g.cfg.size());
     std::vector<uint32_t> keys;
     for (uint32_t b = 0; b < g.cfg.size(); ++b) {
@@ -363,8 +364,8 @@ TEST(SyncDependenceTest, DeferredOpenViewAddsOnlyCandidates) {
         for (const Cycle* c : OpenViewCycles(g, b, deferred)) {
           merged.push_back(c);
           ++open_view_cycles;
-          EXPECT_FALSE(OpenViewCandidatesSettled(g, b, &cache,
-                                                 [&](const Cycle* other) { return other != c; }))
+          EXPECT_FALSE(cache.shortcuts().OpenViewCandidatesSettled(
+              g, b, [&](const Cycle* other) { return other != c; }))
               << "round " << round << ", branch " << b;
         }
       }
@@ -389,7 +390,8 @@ TEST(SyncDependenceTest, OneSuccessorInATopLevelRingLeavesItOneLabel) {
   EXPECT_EQ(OpenViewSingleLabelCycle(g, 1), ring);
   EXPECT_EQ(OpenViewSingleLabelCycle(g, 0), nullptr);
   SyncDependenceCache cache;
-  EXPECT_TRUE(OpenViewCandidatesSettled(g, 1, &cache, [](const Cycle*) { return false; }));
+  EXPECT_TRUE(
+      cache.shortcuts().OpenViewCandidatesSettled(g, 1, [](const Cycle*) { return false; }));
 }
 
 // The same in a ring Z nested in an irreducible ring P does not hold: the
@@ -414,7 +416,8 @@ TEST(SyncDependenceTest, OneSuccessorInANestedRingDoesNotLeaveItOneLabel) {
   SyncDependenceCache cache;
   const BranchDivergence deferred = ComputeBranchDivergence(g, 3, &cache, OpenView::kDefer);
   EXPECT_EQ(OpenViewCycles(g, 3, deferred), (std::vector<const Cycle*>{z}));
-  EXPECT_FALSE(OpenViewCandidatesSettled(g, 3, &cache, [&](const Cycle* c) { return c != z; }));
+  EXPECT_FALSE(
+      cache.shortcuts().OpenViewCandidatesSettled(g, 3, [&](const Cycle* c) { return c != z; }));
 }
 
 // A ring W = {w1, w2} with one exit E, nested in an irreducible ring P whose
@@ -444,7 +447,8 @@ TEST(SyncDependenceTest, OneExitCycleNeedsItsParentsHeaderToDominateIt) {
   const BranchDivergence deferred = ComputeBranchDivergence(g, 3, &cache, OpenView::kDefer);
   EXPECT_TRUE(deferred.not_m_converged_cycles.empty());
   EXPECT_EQ(OpenViewCycles(g, 3, deferred), (std::vector<const Cycle*>{p}));
-  EXPECT_FALSE(OpenViewCandidatesSettled(g, 3, &cache, [&](const Cycle* c) { return c != p; }));
+  EXPECT_FALSE(
+      cache.shortcuts().OpenViewCandidatesSettled(g, 3, [&](const Cycle* c) { return c != p; }));
 }
 
 }  // namespace
