@@ -946,7 +946,14 @@ NamedRead NamedInvocations::Of(const Instruction& inst) const {
   auto offer = [&](const NamedRead& read) {
     if (!witness || key(read) < key(*witness)) witness = read;
   };
-  for (uint32_t size = kMaxSubgroupSize; size >= 1; size /= 2) {
+  // SPV_KHR_shader_ballot carries GL_ARB_shader_ballot, whose masks and
+  // ballots are 64-bit (uint64_t): its subgroups have at most 64
+  // invocations.
+  const uint32_t max_size =
+      context_.get_feature_mgr()->HasCapability(spv::Capability::SubgroupBallotKHR)
+          ? 64
+          : kMaxSubgroupSize;
+  for (uint32_t size = max_size; size >= 1; size /= 2) {
     for (uint32_t reader = 0; reader < size; ++reader) {
       Facts facts;
       Lane lane(module, size, reader, &facts, /*shared_ballots_only=*/false);

@@ -10,18 +10,19 @@
 // cannot express.
 //
 // The evaluation runs each candidate reader i at each subgroup size S (a
-// power of two up to 128, Vulkan's SubgroupSize) through the conditions the
-// operation's block requires (the branches of its dominators whose taken
-// side leads only there), with values known bit by bit: the lane built-ins
-// (SubgroupLocalInvocationId, SubgroupSize, the Subgroup*Mask masks, which
-// have no bits at or above S) are exact, a ballot is the mask of the active
-// set A, known to hold i and nothing at or above S, and an equality the
-// path requires pins A's bits. Memory other than Function variables stored
-// once before the load is unknown. Unless full subgroups are enabled
-// (SPIR-V 1.6 compute with a local size X that S divides), Vulkan may
-// launch a subgroup with any invocations inactive (SubgroupLocalInvocationId:
-// "some subgroups may be dispatched with inactive invocations"), so A is
-// any such set.
+// power of two up to 128, Vulkan's SubgroupSize; up to 64 with
+// SPV_KHR_shader_ballot, GL_ARB_shader_ballot's 64-bit masks) through the
+// conditions the operation's block requires (the branches of its
+// dominators whose taken side leads only there), with values known bit by
+// bit: the lane built-ins (SubgroupLocalInvocationId, SubgroupSize, the
+// Subgroup*Mask masks, which have no bits at or above S) are exact, a
+// ballot is the mask of the active set A, known to hold i and nothing at
+// or above S, and an equality the path requires pins A's bits. Memory
+// other than Function variables stored once before the load is unknown.
+// Unless full subgroups are enabled (SPIR-V 1.6 compute with a local size
+// X that S divides), Vulkan may launch a subgroup with any invocations
+// inactive (SubgroupLocalInvocationId: "some subgroups may be dispatched
+// with inactive invocations"), so A is any such set.
 //
 //   kItself   every reader that can reach the operation names itself: the
 //             result is its own value, whatever the set (set-agnostic);

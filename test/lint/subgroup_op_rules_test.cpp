@@ -489,6 +489,18 @@ constexpr char kActiveFromHere[] =
     "%same = OpIEqual %v4bool %g %active\n%cond = OpAll %bool %same\n";
 constexpr char kReadLane0[] = "%read = OpGroupNonUniformBroadcast %uint %uint_3 %x %uint_0\n";
 
+// One subgroup-op-inactive-invocation warning at %read, with a note that
+// contains |note| (none when empty: then no witness note at all).
+void ExpectInactiveRead(const std::vector<Finding>& findings, const std::string& note) {
+  ExpectFindings(findings, {{kInactive, Severity::kWarning, "%read = "}});
+  ASSERT_EQ(findings.size(), 1u);
+  if (note.empty()) {
+    EXPECT_FALSE(HasNote(findings[0], "at subgroup size")) << test::Describe(findings);
+  } else {
+    EXPECT_TRUE(HasNote(findings[0], note)) << test::Describe(findings);
+  }
+}
+
 TEST(SubgroupOpRulesTest, ReadOfTheReadersOwnInvocationIsSetAgnostic) {
   // Only invocation 0 passes `lane == 0`, and it reads itself: defined
   // whatever else is active. A shuffle by the reader's own id likewise.
@@ -502,27 +514,20 @@ TEST(SubgroupOpRulesTest, ReadOfTheReadersOwnInvocationIsSetAgnostic) {
 TEST(SubgroupOpRulesTest, NamedInvocationOnTheOtherSideOfTheBranch) {
   // Invocation 0 reads invocation 1, which fails `lane == 0`; no inactive
   // invocation is needed, so the largest size is shown.
-  const std::vector<Finding> findings = LintShader(
-      LaneRead(kLaneIsZero, "%read = OpGroupNonUniformBroadcast %uint %uint_3 %x %uint_1\n"));
-  ExpectFindings(findings, {{kInactive, Severity::kWarning, "%read = OpGroupNonUniformBroadcast"}});
-  ASSERT_EQ(findings.size(), 1u);
-  EXPECT_TRUE(HasNote(findings[0],
-                      "at subgroup size 128, invocation 0 can execute it while invocation 1, "
-                      "which it reads, takes the other side of this branch"))
-      << test::Describe(findings);
+  ExpectInactiveRead(
+      LintShader(
+          LaneRead(kLaneIsZero, "%read = OpGroupNonUniformBroadcast %uint %uint_3 %x %uint_1\n")),
+      "at subgroup size 128, invocation 0 can execute it while invocation 1, which it reads, "
+      "takes the other side of this branch");
 }
 
 TEST(SubgroupOpRulesTest, NamedInvocationInactiveAtLaunch) {
   // Invocation 0 passes with every invocation active and reads itself;
   // invocation 1 passes when invocation 0 is inactive, which Vulkan allows
   // without full subgroups (SubgroupLocalInvocationId), and reads it.
-  const std::vector<Finding> findings = LintShader(LaneRead(kActiveFromHere, kReadLane0));
-  ExpectFindings(findings, {{kInactive, Severity::kWarning, "%read = OpGroupNonUniformBroadcast"}});
-  ASSERT_EQ(findings.size(), 1u);
-  EXPECT_TRUE(HasNote(findings[0],
-                      "at subgroup size 128, with invocation 0 inactive, invocation 1 can "
-                      "execute it and reads invocation 0 (unless full subgroups are enabled"))
-      << test::Describe(findings);
+  ExpectInactiveRead(LintShader(LaneRead(kActiveFromHere, kReadLane0)),
+                     "at subgroup size 128, with invocation 0 inactive, invocation 1 can execute "
+                     "it and reads invocation 0 (unless full subgroups are enabled");
 }
 
 TEST(SubgroupOpRulesTest, FullSubgroupsLaunchEveryInvocation) {
@@ -534,30 +539,38 @@ TEST(SubgroupOpRulesTest, FullSubgroupsLaunchEveryInvocation) {
     Shader shader = LaneRead(kActiveFromHere, kReadLane0);
     shader.version = "1.6";
     shader.local_size = local_size;
-    const std::vector<Finding> findings = LintShader(shader);
     if (std::string(local_size) == "128 1 1") {
-      ExpectFindings(findings, {});
+      ExpectFindings(LintShader(shader), {});
     } else {
-      ExpectFindings(findings,
-                     {{kInactive, Severity::kWarning, "%read = OpGroupNonUniformBroadcast"}});
-      ASSERT_EQ(findings.size(), 1u);
-      EXPECT_TRUE(HasNote(findings[0], "at subgroup size 128, with invocation 0 inactive"))
-          << test::Describe(findings);
+      ExpectInactiveRead(LintShader(shader), "at subgroup size 128, with invocation 0 inactive");
     }
   }
+}
+
+TEST(SubgroupOpRulesTest, ArbBallotSubgroupsHaveAtMost64Invocations) {
+  // Under `lane >= 64` invocation 64 reads invocation 0, which fails the
+  // test: undefined in a 128-wide subgroup. SPV_KHR_shader_ballot carries
+  // GL_ARB_shader_ballot, whose 64-bit masks leave no invocation 64: then
+  // nothing reaches the read.
+  const std::string condition =
+      "%l = OpLoad %uint %lane\n%cond = OpUGreaterThanEqual %bool %l %uint_64\n";
+  Shader khr = LaneRead(condition, kReadLane0);
+  khr.globals += "%uint_64 = OpConstant %uint 64\n";
+  ExpectInactiveRead(LintShader(khr), "at subgroup size 128, invocation 64 can execute it");
+  Shader arb = LaneRead(condition, "%read = OpSubgroupReadInvocationKHR %uint %x %uint_0\n");
+  arb.globals += "%uint_64 = OpConstant %uint 64\n";
+  arb.capabilities += "OpCapability SubgroupBallotKHR\nOpExtension \"SPV_KHR_shader_ballot\"\n";
+  ExpectFindings(LintShader(arb), {});
 }
 
 TEST(SubgroupOpRulesTest, PartnerOnTheSameSideIsNotShown) {
   // `(lane & 2) == 0` keeps lane ^ 1 on the same side, but nothing shows
   // the partner active: the warning stays, without a witness.
-  const std::vector<Finding> findings =
+  ExpectInactiveRead(
       LintShader(LaneRead("%l = OpLoad %uint %lane\n%b2 = OpBitwiseAnd %uint %l %uint_2\n"
                           "%cond = OpIEqual %bool %b2 %uint_0\n",
-                          "%read = OpGroupNonUniformShuffleXor %uint %uint_3 %x %uint_1\n"));
-  ExpectFindings(findings,
-                 {{kInactive, Severity::kWarning, "%read = OpGroupNonUniformShuffleXor"}});
-  ASSERT_EQ(findings.size(), 1u);
-  EXPECT_FALSE(HasNote(findings[0], "at subgroup size")) << test::Describe(findings);
+                          "%read = OpGroupNonUniformShuffleXor %uint %uint_3 %x %uint_1\n")),
+      "");
 }
 
 TEST(SubgroupOpRulesTest, ReadInALoopIsNotEvaluated) {
