@@ -1016,6 +1016,8 @@ NamedRead NamedInvocations::Of(const Instruction& inst) const {
           read.why = NamedRead::Why::kOtherPath;
           read.branch = c.branch;
           offer(read);
+          // Sizes come largest first: no later witness ranks above this.
+          if (read.inactive.empty()) return *witness;
           break;
         }
       }
