@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <optional>
+#include <set>
 #include <tuple>
 #include <unordered_map>
 #include <utility>
@@ -25,6 +26,7 @@ using spvtools::opt::Instruction;
 constexpr uint32_t kMaxSubgroupSize = 128;  // Vulkan: SubgroupSize is at most 128
 constexpr uint32_t kMaxDepth = 64;          // operand chains deeper than this are unknown
 constexpr int kMaxRounds = 6;               // refinements of the active set per lane
+constexpr uint32_t kMaxSteps = 4096;        // Require and Constrain calls per round
 
 // The bits of one component known to be zero and known to be one.
 struct Word {
@@ -155,26 +157,46 @@ class Lane {
   // |shared_ballots_only|: read only the facts of ballots in uniform control
   // flow, which every active invocation executes together, as another
   // invocation than the one whose path produced |facts| sees them.
-  Lane(const Module& module, uint32_t size, uint32_t lane, Facts* facts, bool shared_ballots_only)
-      : m_(module), size_(size), lane_(lane), facts_(facts), shared_only_(shared_ballots_only) {}
+  // |budget|: the steps (values computed, conditions and equalities
+  // learnt) the module's evaluations may still take; at zero the lane is
+  // unmodelled.
+  Lane(const Module& module, uint32_t size, uint32_t lane, Facts* facts, bool shared_ballots_only,
+       uint64_t* budget)
+      : m_(module),
+        size_(size),
+        lane_(lane),
+        facts_(facts),
+        shared_only_(shared_ballots_only),
+        budget_(budget) {}
 
   bool contradiction() const { return contradiction_; }
   bool unmodelled() const { return unmodelled_; }
   bool TakeChanged() { return std::exchange(changed_, false); }
-  void Forget() { memo_.clear(); }
+  // A new round: values are computed again from the facts learnt so far.
+  void Forget() {
+    memo_.clear();
+    required_.clear();
+    steps_ = 0;
+  }
 
   Value Eval(uint32_t id) {
     if (auto it = memo_.find(id); it != memo_.end()) return it->second;
-    if (depth_ >= kMaxDepth) return {};
-    ++depth_;
+    if (depth_ >= kMaxDepth || !Spend()) return {};
+    const Deeper deeper(&depth_);
     Value v = Compute(id);
-    --depth_;
     memo_[id] = v;
     return v;
   }
 
   // Learns what holds if condition |id| has |value|.
   void Require(uint32_t id, bool value) {
+    // Each condition once a round (conditions share operands), and a bounded
+    // number of steps: learning less is only less precise.
+    if (depth_ >= kMaxDepth || ++steps_ > kMaxSteps || !Spend() ||
+        !required_.insert({id, value}).second) {
+      return;
+    }
+    const Deeper deeper(&depth_);
     const Value now = Eval(id);
     if (now.Exact()) {
       if ((now.c[0].one & 1) != (value ? 1u : 0u)) contradiction_ = true;
@@ -248,6 +270,23 @@ class Lane {
   }
 
  private:
+  bool Spend() {
+    if (*budget_ == 0) {
+      unmodelled_ = true;
+      return false;
+    }
+    --*budget_;
+    return true;
+  }
+
+  // One level more of Eval, Require and Constrain, which recurse through
+  // operands: every chain is cut at kMaxDepth.
+  struct Deeper {
+    explicit Deeper(uint32_t* depth) : depth_(depth) { ++*depth_; }
+    ~Deeper() { --*depth_; }
+    uint32_t* depth_;
+  };
+
   struct ShortCircuitPhi {
     uint32_t first;
     uint32_t second;
@@ -732,7 +771,11 @@ class Lane {
 
   // Learns that |id| has the bits |known| says.
   void Constrain(uint32_t id, const Value& known) {
-    if (!known.Modelled() || contradiction_) return;
+    if (!known.Modelled() || contradiction_ || depth_ >= kMaxDepth || ++steps_ > kMaxSteps ||
+        !Spend()) {
+      return;
+    }
+    const Deeper deeper(&depth_);
     if (Conflicts(Eval(id), known)) {
       contradiction_ = true;
       return;
@@ -825,7 +868,10 @@ class Lane {
   const uint32_t lane_;
   Facts* facts_;
   const bool shared_only_;
+  uint64_t* budget_;
   std::unordered_map<uint32_t, Value> memo_;
+  std::set<std::pair<uint32_t, bool>> required_;  // this round's Require calls
+  uint32_t steps_ = 0;                            // this round's Require and Constrain calls
   uint32_t depth_ = 0;
   bool contradiction_ = false;
   bool unmodelled_ = false;
@@ -956,7 +1002,7 @@ NamedRead NamedInvocations::Of(const Instruction& inst) const {
   for (uint32_t size = max_size; size >= 1; size /= 2) {
     for (uint32_t reader = 0; reader < size; ++reader) {
       Facts facts;
-      Lane lane(module, size, reader, &facts, /*shared_ballots_only=*/false);
+      Lane lane(module, size, reader, &facts, /*shared_ballots_only=*/false, &budget_);
       for (int round = 0; round < kMaxRounds && !lane.contradiction(); ++round) {
         lane.Forget();
         for (const Condition& c : conditions) lane.Require(c.id, c.value);
@@ -1009,7 +1055,7 @@ NamedRead NamedInvocations::Of(const Instruction& inst) const {
       // Another path: the named invocation fails a condition, with what
       // every active invocation sees of the ballots.
       Facts shared = facts;
-      Lane other(module, size, read.named, &shared, /*shared_ballots_only=*/true);
+      Lane other(module, size, read.named, &shared, /*shared_ballots_only=*/true, &budget_);
       for (const Condition& c : conditions) {
         const Value v = other.Eval(c.id);
         if (!other.contradiction() && v.Exact() && (v.c[0].one & 1) != (c.value ? 1u : 0u)) {

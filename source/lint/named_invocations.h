@@ -30,7 +30,8 @@
 //             the invocation it names is inactive or fails a condition on
 //             the way;
 //   kUnknown  neither shown (the default for shapes not modelled: cycles,
-//             calls, non-Shader modules, quad and clustered operations).
+//             calls, non-Shader modules, quad and clustered operations,
+//             and every read once the module's evaluation budget is spent).
 
 #ifndef SOURCE_LINT_NAMED_INVOCATIONS_H_
 #define SOURCE_LINT_NAMED_INVOCATIONS_H_
@@ -81,6 +82,9 @@ class NamedInvocations {
   const analysis::BlockTable& blocks_;
   const analysis::UseTable& uses_;
   const UniformityInfo& info_;
+  // What the evaluations of the module may still cost, in steps; once used
+  // up, every read is kUnknown (the lint then reports what it did before).
+  mutable uint64_t budget_ = uint64_t{1} << 22;
 };
 
 }  // namespace lint
