@@ -3,10 +3,11 @@
 //
 // The convergence-safe optimizer (docs/motion.md#spirv-conv-opt--o): runs
 // SPIRV-Tools passes (spirv-opt flags, -O and -Os expanded into their
-// passes) one at a time through the public spvtools::Optimizer API, checks
-// each pass's output against its input with CheckMotion, and rolls back a
-// pass that breaks a convergence rule: the next pass starts from the module
-// before it.
+// passes) through the public spvtools::Optimizer API, all at once, and
+// checks the output against the input with CheckMotion. When that fails
+// it runs them one at a time, checks each pass's output against its input,
+// and rolls back a pass that breaks a convergence rule: the next pass
+// starts from the module before it.
 
 #ifndef INCLUDE_SPIRV_CONV_GUARDED_OPTIMIZER_H_
 #define INCLUDE_SPIRV_CONV_GUARDED_OPTIMIZER_H_
@@ -44,6 +45,7 @@ struct OptimizerPassResult {
     kUnchanged,   // the pass changed no word
     kKept,        // it changed the module and the change is legal
     kRolledBack,  // its output was discarded (see |reason| and |findings|)
+    kApplied,     // it ran in the whole sequence, whose output was checked at once
   };
   std::string flag;  // the single-pass flag, e.g. "--merge-blocks"
   Outcome outcome = Outcome::kUnchanged;
@@ -66,9 +68,12 @@ struct GuardedOptimizerOptions {
   bool validate_each_pass = true;
   ValidatorFlags validator;
   MotionOptions motion;
-  // Run each pass in a child process (fork), so that a pass that crashes is
-  // rolled back instead of ending the process.
+  // Run the passes in a child process (fork), so that a pass that crashes
+  // is rolled back instead of ending the process.
   bool isolate_passes = true;
+  // Check each pass on its own from the start, instead of the whole
+  // sequence first (and each pass only when that check fails).
+  bool check_each_pass = false;
 };
 
 // The optimized module, and its IR (kept for later passes of the pipeline).

@@ -1,15 +1,20 @@
 // Copyright (c) 2026 The spirv-conv authors
 // SPDX-License-Identifier: Apache-2.0
 //
-// RunGuardedOptimizer: one SPIRV-Tools pass at a time, each checked against
-// its input, rolled back when it breaks a convergence rule.
+// RunGuardedOptimizer: the whole sequence of SPIRV-Tools passes at once,
+// its output checked against the input once; only when that check fails,
+// one pass at a time, each checked against its input and rolled back when
+// it breaks a convergence rule:
 //
 //   words_0 --pass 1--> words_1 --pass 2--> words_2 ...
 //      |                   |
 //   analysed once       analysed once: AFTER of pass 1, BEFORE of pass 2
 //
 // A rolled-back pass leaves the current module (and its analysis) in place,
-// so the next pass starts from the module before it.
+// so the next pass starts from the module before it. Almost every sequence
+// on almost every module is legal, so the first run is the common cost; a
+// violation, a crash or an invalid output costs that run more than
+// checking each pass alone.
 
 #include "spirv_conv/guarded_optimizer.h"
 
@@ -58,13 +63,17 @@ Expected<CheckedModule> Analyse(SpirvBinary binary, const MotionOptions& motion)
   return module;
 }
 
-// Runs the single pass |flag| on |input|; the error is SPIRV-Tools' message.
-Expected<std::vector<uint32_t>> RunPass(const std::string& flag, const SpirvBinary& input) {
+// Runs the passes |flags| on |input| in one spvtools::Optimizer, as
+// spirv-opt does; the error is SPIRV-Tools' message.
+Expected<std::vector<uint32_t>> RunPasses(const std::vector<std::string>& flags,
+                                          const SpirvBinary& input) {
   spvtools::Optimizer optimizer(input.target_env);
   io::MessageCapture errors;
   optimizer.SetMessageConsumer(errors.Consumer());
-  if (!optimizer.RegisterPassFromFlag(flag)) {
-    return Error{ExitCode::kBadInput, "'" + flag + "' is not a spirv-opt pass flag"};
+  for (const std::string& flag : flags) {
+    if (!optimizer.RegisterPassFromFlag(flag)) {
+      return Error{ExitCode::kBadInput, "'" + flag + "' is not a spirv-opt pass flag"};
+    }
   }
   spvtools::OptimizerOptions options;
   options.set_run_validator(false);  // the guard validates what it keeps
@@ -75,15 +84,61 @@ Expected<std::vector<uint32_t>> RunPass(const std::string& flag, const SpirvBina
   return output;
 }
 
+Expected<std::vector<uint32_t>> Run(const std::vector<std::string>& flags,
+                                    const SpirvBinary& input,
+                                    const GuardedOptimizerOptions& options) {
+  auto run = [&] { return RunPasses(flags, input); };
+  return options.isolate_passes ? pipeline::RunInChild(run) : run();
+}
+
+// Validates |output| as the guard keeps modules (when the input was).
+Status ValidateKept(const SpirvBinary& output, const GuardedOptimizerOptions& options) {
+  if (!options.validate_each_pass) return Ok{};
+  return ValidateSpirv(output.words, output.target_env, options.validator, "its output",
+                       ExitCode::kInvalidOutput);
+}
+
+// Every pass of |options.flags| at once on |input|, checked against it:
+// the module to return when the run succeeds, its output is valid, and it
+// breaks no convergence rule; nullopt otherwise. |passes| gets one
+// kApplied result per pass (kUnchanged when the sequence changed nothing).
+// |input| is moved from only when the sequence changed nothing.
+std::optional<CheckedModule> RunWholeSequence(CheckedModule* input,
+                                              const GuardedOptimizerOptions& options,
+                                              std::vector<OptimizerPassResult>* passes) {
+  Expected<std::vector<uint32_t>> words = Run(options.flags, input->binary, options);
+  if (!words) return std::nullopt;
+  Outcome outcome = Outcome::kApplied;
+  std::optional<CheckedModule> result;
+  if (*words == input->binary.words) {
+    outcome = Outcome::kUnchanged;
+    result.emplace(std::move(*input));
+  } else {
+    SpirvBinary output = input->binary;
+    output.words = std::move(*words);
+    if (!ValidateKept(output, options)) return std::nullopt;
+    Expected<CheckedModule> next = Analyse(std::move(output), options.motion);
+    if (!next || !motion::CheckAnalysedMotion(*input->analysis, *next->analysis).empty()) {
+      return std::nullopt;
+    }
+    result.emplace(std::move(*next));
+  }
+  for (const std::string& flag : options.flags) {
+    OptimizerPassResult pass;
+    pass.flag = flag;
+    pass.outcome = outcome;
+    passes->push_back(std::move(pass));
+  }
+  return result;
+}
+
 // Runs |result->flag| on |current|; returns the module to continue from when
 // the pass is kept, and fills |result|.
 std::optional<CheckedModule> RunCheckedPass(const CheckedModule& current,
                                             const GuardedOptimizerOptions& options,
                                             OptimizerPassResult* result) {
   auto start = std::chrono::steady_clock::now();
-  auto run = [&] { return RunPass(result->flag, current.binary); };
-  Expected<std::vector<uint32_t>> words =
-      options.isolate_passes ? pipeline::RunInChild(run) : run();
+  Expected<std::vector<uint32_t>> words = Run({result->flag}, current.binary, options);
   result->pass_ms = MillisecondsSince(start);
   start = std::chrono::steady_clock::now();
   auto roll_back = [&](std::string reason) -> std::optional<CheckedModule> {
@@ -99,10 +154,8 @@ std::optional<CheckedModule> RunCheckedPass(const CheckedModule& current,
   }
   SpirvBinary output = current.binary;
   output.words = std::move(*words);
-  if (options.validate_each_pass) {
-    Status valid = ValidateSpirv(output.words, output.target_env, options.validator, "its output",
-                                 ExitCode::kInvalidOutput);
-    if (!valid) return roll_back(valid.error().message);
+  if (Status valid = ValidateKept(output, options); !valid) {
+    return roll_back(valid.error().message);
   }
   Expected<CheckedModule> next = Analyse(std::move(output), options.motion);
   if (!next) return roll_back("its output cannot be analysed: " + next.error().message);
@@ -123,6 +176,8 @@ const char* OutcomeName(Outcome outcome) {
       return "kept";
     case Outcome::kRolledBack:
       return "rolled-back";
+    case Outcome::kApplied:
+      return "applied";
   }
   return "unknown";
 }
@@ -132,6 +187,13 @@ Expected<GuardedOptimizerResult> RunGuardedOptimizer(const SpirvBinary& binary,
                                                      std::vector<OptimizerPassResult>* passes) {
   Expected<CheckedModule> first = Analyse(binary, options.motion);
   if (!first) return first.error();
+  if (!options.check_each_pass && !options.flags.empty()) {
+    std::vector<OptimizerPassResult> together;
+    if (std::optional<CheckedModule> done = RunWholeSequence(&*first, options, &together)) {
+      if (passes != nullptr) passes->insert(passes->end(), together.begin(), together.end());
+      return GuardedOptimizerResult{std::move(done->binary.words), std::move(done->context)};
+    }
+  }
   std::optional<CheckedModule> current(std::move(*first));
   for (size_t i = 0; i < options.flags.size(); ++i) {
     OptimizerPassResult result;

@@ -11,13 +11,20 @@ the checker.
 
 `spirv-conv opt --passes` (the guarded optimizer) must roll back exactly the
 pass that breaks the rule, keep the rest, and write a valid module that
-check-motion accepts against the input; with --strict it must refuse.
+check-motion accepts against the input; with --strict it must refuse. (The
+whole sequence runs first and its check fails, so each pass is then run and
+checked alone: every outcome is per pass.)
 
 No false alarms: standard passes (-O, --ssa-rewrite, ADCE, inlining) on the
 clean shaders of shaders/ (they pass the lint) must give exit 0, and the
-guarded optimizer must roll back none of their passes. These passes
+guarded optimizer must roll back none of their passes: the whole sequence is
+checked once and kept (every outcome "applied", or "unchanged"). These passes
 move no convergent instruction across divergent control flow, except for the
 reproductions above, whose patterns the clean shaders do not contain.
+
+A pass that crashes (SPIRV-Tools 2023.1's --simplify-instructions on glslang's
+spv.coopmat.comp, with --glslang-tests) is rolled back in its child process,
+every time -O runs it, and the rest of -O still optimizes the module.
 """
 
 import argparse
@@ -208,6 +215,34 @@ def check_guarded(args, name, before, passes, rule, culprit):
     return problems
 
 
+def check_crashing_pass(args):
+    """opt -O on spv.coopmat.comp: --simplify-instructions crashes (so does
+    spirv-opt -O); each of its three runs is rolled back as a crash, nothing
+    else is, and the output is valid."""
+    source = os.path.join(args.glslang_tests, "spv.coopmat.comp")
+    before = os.path.join(args.work_dir, "coopmat.spv")
+    if not compile_glsl(args, source, before):
+        return ["spv.coopmat.comp: glslangValidator failed"]
+    out = os.path.join(args.work_dir, "coopmat.guarded.spv")
+    code, passes_run, stderr = guarded_opt(args, before, ["-O"], out)
+    rolled = [p for p in passes_run if p["outcome"] == "rolled-back"]
+    problems = []
+    if code != 0:
+        problems.append("spv.coopmat.comp: opt -O exit %d: %s" % (code, stderr[-2000:]))
+    if (len(rolled) != 3 or any(p["pass"] != "--simplify-instructions" for p in rolled) or
+            any("crashed" not in p["reason"] for p in rolled)):
+        problems.append("spv.coopmat.comp: want the 3 runs of --simplify-instructions rolled "
+                        "back as crashes, got %s" % [(p["pass"], p["reason"]) for p in rolled])
+    if not any(p["outcome"] == "kept" for p in passes_run):
+        problems.append("spv.coopmat.comp: no other pass was kept")
+    valid = run([args.spirv_val, "--target-env", TARGET, out])
+    if valid.returncode != 0:
+        problems.append("spv.coopmat.comp: spirv-val rejects the output: %s" % valid.stderr)
+    if not problems:
+        print("rolled back the crashing --simplify-instructions 3 times in spv.coopmat.comp")
+    return problems
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--spirv-conv", required=True)
@@ -216,6 +251,7 @@ def main():
     parser.add_argument("--spirv-val", default="spirv-val")
     parser.add_argument("--shaders", required=True, help="clean shaders (the project's shaders/)")
     parser.add_argument("--work-dir", required=True)
+    parser.add_argument("--glslang-tests", help="glslang's Test/ folder (the crashing pass)")
     args = parser.parse_args()
     os.makedirs(args.work_dir, exist_ok=True)
     failures = []
@@ -260,9 +296,15 @@ def main():
             if code != 0 or rolled:
                 failures.append("false alarm: opt --passes %s on %s: exit %d, rolled back %s %s"
                                 % (passes[0], file_name, code, rolled, stderr))
+            outcomes = set(p["outcome"] for p in passes_run)
+            if outcomes - {"applied"} and outcomes != {"unchanged"}:
+                failures.append("opt --passes %s on %s: not checked as one sequence: %s"
+                                % (passes[0], file_name, sorted(outcomes)))
     print("%d clean pairs checked" % clean)
     if clean < 10:
         failures.append("only %d clean pairs (need at least 10)" % clean)
+    if args.glslang_tests:
+        failures += check_crashing_pass(args)
 
     for failure in failures:
         print("FAIL: " + failure, file=sys.stderr)

@@ -69,6 +69,7 @@ Command AddOptCommand(CLI::App& app) {
     std::string spirv_opt_passes;
     bool strict = false;
     bool no_pass_isolation = false;
+    bool check_each_pass = false;
     bool structurize = false;
     bool reconverge = false;
     bool reconverge_everywhere = false;
@@ -108,9 +109,10 @@ Command AddOptCommand(CLI::App& app) {
   const char* kOptimizer = "Convergence-safe spirv-opt (docs/motion.md#spirv-conv-opt--o)";
   command
       ->add_flag("-O", flags->optimize,
-                 "Run spirv-opt -O's passes one at a time; roll back each pass that moves a "
-                 "convergent operation into divergent control flow, a co-convergent one across "
-                 "it, or makes a uniform operand non-uniform")
+                 "Run spirv-opt -O's passes, checked against the input; when the check fails, "
+                 "one at a time, rolling back each pass that moves a convergent operation into "
+                 "divergent control flow, a co-convergent one across it, or makes a uniform "
+                 "operand non-uniform")
       ->group(kOptimizer);
   command
       ->add_option("--passes", flags->spirv_opt_passes,
@@ -124,8 +126,13 @@ Command AddOptCommand(CLI::App& app) {
       ->group(kOptimizer);
   command
       ->add_flag("--no-pass-isolation", flags->no_pass_isolation,
-                 "Run the spirv-opt passes in this process instead of a child process each "
+                 "Run the spirv-opt passes in this process instead of a child process "
                  "(faster; a pass that crashes then ends spirv-conv)")
+      ->group(kOptimizer);
+  command
+      ->add_flag("--check-each-pass", flags->check_each_pass,
+                 "Check every spirv-opt pass on its own from the start, instead of the whole "
+                 "sequence first (the per-pass outcomes and times of --report and -vv)")
       ->group(kOptimizer);
 
   // The NonUniform passes (docs/passes.md), from the pass registry; they run
@@ -231,6 +238,7 @@ Command AddOptCommand(CLI::App& app) {
     }
     pipeline.optimizer.strict = flags->strict;
     pipeline.optimizer.isolate_passes = !flags->no_pass_isolation;
+    pipeline.optimizer.check_each_pass = flags->check_each_pass;
     pipeline.optimizer.motion.uniformity = pipeline.nonuniform.uniformity;
     if (flags->strict && !any_optimizer_pass) {
       return Report(Error{ExitCode::kBadInput, "--strict needs -O or --passes"});

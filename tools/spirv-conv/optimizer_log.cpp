@@ -33,6 +33,10 @@ std::string RenderFindings(const std::string& name, const OptimizerPassResult& p
 
 std::string OptimizerSummary(const std::vector<OptimizerPassResult>& passes) {
   if (passes.empty()) return "";
+  if (passes.front().outcome == Outcome::kApplied) {
+    return ", spirv-opt: " + std::to_string(passes.size()) +
+           " passes run as one sequence and checked as a whole, rolled back: none";
+  }
   size_t kept = 0;
   std::string rolled_back;
   for (const OptimizerPassResult& pass : passes) {
@@ -48,7 +52,11 @@ std::string OptimizerSummary(const std::vector<OptimizerPassResult>& passes) {
 std::string RenderOptimizerLog(const std::string& name,
                                const std::vector<OptimizerPassResult>& passes, bool verbose) {
   std::string log;
-  if (verbose && !passes.empty()) log += name + ": spirv-opt passes, each checked:\n";
+  if (verbose && !passes.empty()) {
+    log += name + (passes.front().outcome == Outcome::kApplied
+                       ? ": spirv-opt passes, run as one sequence and checked as a whole:\n"
+                       : ": spirv-opt passes, each checked:\n");
+  }
   for (size_t i = 0; i < passes.size(); ++i) {
     const OptimizerPassResult& pass = passes[i];
     if (verbose) log += PassLine(i, passes.size(), pass);
