@@ -669,15 +669,23 @@ class UsageTests(CliTestCase):
         return {k: v for k, v in os.environ.items() if not k.startswith("MIMALLOC_")}
 
     def test_mimalloc_settings(self):
-        # tools/allocator/mimalloc_settings.cpp: 2 MiB pages and no decommit
-        # unless the environment says otherwise (docs/building.md). Without
-        # them a large analysis spends much of its time in page faults
-        # (docs/performance.md, "Memory allocator").
+        # tools/allocator/mimalloc_settings.cpp: no decommit, and 2 MiB pages
+        # when the files named add up to 256 KiB or more, unless the
+        # environment says otherwise (docs/building.md). Without them a large
+        # analysis spends much of its time in page faults; with them a small
+        # module's run is slower (docs/performance.md, "Memory allocator").
         if ALLOCATOR != "mimalloc":
             self.skipTest("the build does not link mimalloc")
         clean = self.environment_without_mimalloc_options()
         result = self.conv("--version", env=clean)
         self.assertIn("mimalloc 2", result.text)
+        self.assertNotIn("2 MiB pages", result.text)
+        self.assertIn(", memory kept until exit\n", result.text)
+        self.write("large.spv", b"\0" * (256 * 1024))
+        self.write("small.spv", b"\0" * (255 * 1024))
+        result = self.conv("--version", "small.spv", env=clean)
+        self.assertNotIn("2 MiB pages", result.text)
+        result = self.conv("--version", "large.spv", env=clean)
         self.assertIn(", 2 MiB pages, memory kept until exit\n", result.text)
         overridden = dict(clean, MIMALLOC_LARGE_OS_PAGES="0", MIMALLOC_ALLOW_DECOMMIT="1")
         result = self.conv("--version", env=overridden)

@@ -10,14 +10,16 @@
 // system during the run is only faulted in again, a page at a time:
 //   - allow_decommit = 0: keep freed memory until exit (mimalloc would
 //     decommit it after a delay);
-//   - large_os_pages = 1: ask for 2 MiB pages (transparent huge pages where
-//     the kernel allows them on request, as Debian's default "madvise"
-//     does), one fault where there were 512.
-// The price is more peak memory, also on small modules, whose first
-// segment's memory is 2 MiB pages too (docs/performance.md, "Memory
-// allocator", has the measurements).
+//   - large_os_pages = 1 when the input files add up to 256 KiB or more: ask
+//     for 2 MiB pages (transparent huge pages where the kernel allows them
+//     on request, as Debian's default "madvise" does), one fault where
+//     there were 512. The price is more peak memory, so small inputs keep
+//     4 KiB pages (docs/performance.md, "Memory allocator", has the
+//     measurements).
 
 #include <mimalloc.h>
+
+#include <sys/stat.h>
 
 #include <cstring>
 
@@ -31,6 +33,20 @@ bool InEnvironment(char** envp, const char* variable) {
     if (std::strncmp(*entry, variable, length) == 0 && (*entry)[length] == '=') return true;
   }
   return false;
+}
+
+// Whether the files the arguments name add up to a large input, for which
+// 2 MiB pages pay: a small module touches a few MiB in all, and each 2 MiB
+// page is zeroed whole when first touched, and copied whole when written
+// after a fork (the guarded optimizer's child process).
+bool LargeInput(int argc, char** argv) {
+  constexpr off_t kLarge = 256 * 1024;
+  off_t total = 0;
+  for (int i = 1; i < argc; ++i) {
+    struct stat info;
+    if (stat(argv[i], &info) == 0 && S_ISREG(info.st_mode)) total += info.st_size;
+  }
+  return total >= kLarge;
 }
 
 // Runs from the executable's .preinit_array: before the constructors of
@@ -47,9 +63,11 @@ bool InEnvironment(char** envp, const char* variable) {
 // option from the environment: an option the user named there
 // (MIMALLOC_ALLOW_DECOMMIT, MIMALLOC_LARGE_OS_PAGES) is left for mimalloc
 // to read as usual.
-void ApplySettings(int /*argc*/, char** /*argv*/, char** envp) {
+void ApplySettings(int argc, char** argv, char** envp) {
   if (!InEnvironment(envp, "MIMALLOC_ALLOW_DECOMMIT")) mi_option_set(mi_option_allow_decommit, 0);
-  if (!InEnvironment(envp, "MIMALLOC_LARGE_OS_PAGES")) mi_option_set(mi_option_large_os_pages, 1);
+  if (!InEnvironment(envp, "MIMALLOC_LARGE_OS_PAGES")) {
+    mi_option_set(mi_option_large_os_pages, LargeInput(argc, argv) ? 1 : 0);
+  }
 }
 
 }  // namespace
