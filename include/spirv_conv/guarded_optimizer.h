@@ -68,8 +68,8 @@ struct GuardedOptimizerOptions {
   bool validate_each_pass = true;
   ValidatorFlags validator;
   MotionOptions motion;
-  // Run the passes in a child process (fork), so that a pass that crashes
-  // is rolled back instead of ending the process.
+  // Run the passes in a child process (StartOptimizerWorker), so that a
+  // pass that crashes is rolled back instead of ending the process.
   bool isolate_passes = true;
   // Check each pass on its own from the start, instead of the whole
   // sequence first (and each pass only when that check fails).
@@ -81,6 +81,13 @@ struct GuardedOptimizerResult {
   std::vector<uint32_t> words;
   std::unique_ptr<spvtools::opt::IRContext> context;
 };
+
+// Starts the child process in which RunGuardedOptimizer runs the passes
+// under |isolate_passes|, now: a fork is cheap while the process has
+// loaded little, and the same child then serves every run (it is forked
+// again only after a pass crashed it). Optional; the first isolated run
+// starts it otherwise. Call it before loading modules.
+void StartOptimizerWorker();
 
 // Runs |options.flags| over |binary| (valid unless the caller chose not to
 // validate it). Per-pass results are appended to |passes| (may be null).

@@ -84,11 +84,18 @@ Expected<std::vector<uint32_t>> RunPasses(const std::vector<std::string>& flags,
   return output;
 }
 
-Expected<std::vector<uint32_t>> Run(const std::vector<std::string>& flags,
-                                    const SpirvBinary& input,
+// What the worker process runs (pass_sandbox.h).
+Expected<std::vector<uint32_t>> RunJob(const pipeline::WorkerJob& job) {
+  SpirvBinary input;
+  input.target_env = job.target_env;
+  input.words = job.words;
+  return RunPasses(job.flags, input);
+}
+
+Expected<std::vector<uint32_t>> Run(const std::vector<std::string>& flags, const SpirvBinary& input,
                                     const GuardedOptimizerOptions& options) {
-  auto run = [&] { return RunPasses(flags, input); };
-  return options.isolate_passes ? pipeline::RunInChild(run) : run();
+  if (!options.isolate_passes) return RunPasses(flags, input);
+  return pipeline::RunInWorker(&RunJob, {input.target_env, flags, input.words});
 }
 
 // Validates |output| as the guard keeps modules (when the input was).
@@ -167,6 +174,8 @@ std::optional<CheckedModule> RunCheckedPass(const CheckedModule& current,
 }
 
 }  // namespace
+
+void StartOptimizerWorker() { pipeline::StartWorker(&RunJob); }
 
 const char* OutcomeName(Outcome outcome) {
   switch (outcome) {

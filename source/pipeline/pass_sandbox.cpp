@@ -4,29 +4,53 @@
 #include "pipeline/pass_sandbox.h"
 
 #include <signal.h>
+#include <sys/socket.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <string>
 
 namespace spirv_conv {
 namespace pipeline {
 namespace {
 
-// The answer on the pipe: a header, then |size| words (kOk) or |size|
-// bytes of message (kFailed).
+// An answer: a header, then |size| words or, when |failed|, |size| bytes
+// of message.
 struct Header {
   uint32_t failed = 0;
   uint32_t size = 0;
 };
 
-bool WriteAll(int fd, const void* data, size_t size) {
+// Waits for |child| to end; its status.
+int Reap(pid_t child) {
+  int status = 0;
+  while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
+  }
+  return status;
+}
+
+// The error of a child that ended (|status|) without answering: its
+// signal, if any.
+Error Ended(int status) {
+  if (WIFSIGNALED(status)) {
+    const int signal = WTERMSIG(status);
+    return Error{ExitCode::kInternalError,
+                 "crashed (signal " + std::to_string(signal) + ", " + strsignal(signal) + ")"};
+  }
+  return Error{ExitCode::kInternalError, "ended without an answer"};
+}
+
+// The worker's socket messages: sizes as 32-bit words, then the bytes.
+// MSG_NOSIGNAL: a peer that is gone is an error, not SIGPIPE.
+bool Send(int fd, const void* data, size_t size) {
   const char* bytes = static_cast<const char*>(data);
   while (size > 0) {
-    const ssize_t n = write(fd, bytes, size);
+    const ssize_t n = send(fd, bytes, size, MSG_NOSIGNAL);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) return false;
     bytes += n;
@@ -35,74 +59,145 @@ bool WriteAll(int fd, const void* data, size_t size) {
   return true;
 }
 
-std::string ReadAll(int fd) {
-  std::string data;
-  char buffer[65536];
-  for (;;) {
-    const ssize_t n = read(fd, buffer, sizeof(buffer));
+bool Receive(int fd, void* data, size_t size) {
+  char* bytes = static_cast<char*>(data);
+  while (size > 0) {
+    const ssize_t n = recv(fd, bytes, size, 0);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    data.append(buffer, static_cast<size_t>(n));
+    if (n <= 0) return false;
+    bytes += n;
+    size -= static_cast<size_t>(n);
   }
-  return data;
+  return true;
 }
 
-[[noreturn]] void Answer(int fd, const Expected<std::vector<uint32_t>>& result) {
+bool SendSized(int fd, const void* data, uint32_t size) {
+  return Send(fd, &size, sizeof(size)) && Send(fd, data, size);
+}
+
+bool ReceiveSized(int fd, std::string* out) {
+  uint32_t size = 0;
+  if (!Receive(fd, &size, sizeof(size))) return false;
+  out->resize(size);
+  return Receive(fd, out->data(), size);
+}
+
+bool SendJob(int fd, const WorkerJob& job) {
+  const uint32_t head[2] = {static_cast<uint32_t>(job.target_env),
+                            static_cast<uint32_t>(job.flags.size())};
+  if (!Send(fd, head, sizeof(head))) return false;
+  for (const std::string& flag : job.flags) {
+    if (!SendSized(fd, flag.data(), static_cast<uint32_t>(flag.size()))) return false;
+  }
+  return SendSized(fd, job.words.data(), static_cast<uint32_t>(job.words.size() * 4));
+}
+
+bool ReceiveJob(int fd, WorkerJob* job) {
+  uint32_t head[2];
+  if (!Receive(fd, head, sizeof(head))) return false;
+  job->target_env = static_cast<spv_target_env>(head[0]);
+  job->flags.assign(head[1], "");
+  for (std::string& flag : job->flags) {
+    if (!ReceiveSized(fd, &flag)) return false;
+  }
+  std::string bytes;
+  if (!ReceiveSized(fd, &bytes)) return false;
+  job->words.resize(bytes.size() / 4);
+  if (!bytes.empty()) std::memcpy(job->words.data(), bytes.data(), job->words.size() * 4);
+  return true;
+}
+
+// The answer: a Header, then the words or the message.
+bool SendAnswer(int fd, const Expected<std::vector<uint32_t>>& result) {
   Header header;
-  bool written;
   if (result) {
     header.size = static_cast<uint32_t>(result->size());
-    written = WriteAll(fd, &header, sizeof(header)) &&
-              WriteAll(fd, result->data(), result->size() * sizeof(uint32_t));
-  } else {
-    header.failed = 1;
-    header.size = static_cast<uint32_t>(result.error().message.size());
-    written = WriteAll(fd, &header, sizeof(header)) &&
-              WriteAll(fd, result.error().message.data(), header.size);
+    return Send(fd, &header, sizeof(header)) &&
+           Send(fd, result->data(), result->size() * sizeof(uint32_t));
   }
-  // _exit: no destructors or atexit handlers of the parent's state run twice.
-  _exit(written ? 0 : 1);
+  header.failed = 1;
+  header.size = static_cast<uint32_t>(result.error().message.size());
+  return Send(fd, &header, sizeof(header)) && Send(fd, result.error().message.data(), header.size);
+}
+
+struct Worker {
+  std::mutex mutex;
+  WorkerHandler handler = nullptr;
+  pid_t pid = -1;
+  int fd = -1;  // the parent's end of the socket pair
+
+  // Forks the worker (under |mutex|); false if the system refuses.
+  bool Fork(WorkerHandler with) {
+    int fds[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0) return false;
+    const pid_t child = fork();
+    if (child < 0) {
+      close(fds[0]);
+      close(fds[1]);
+      return false;
+    }
+    if (child == 0) {
+      close(fds[0]);
+      WorkerJob job;
+      while (ReceiveJob(fds[1], &job)) {
+        if (!SendAnswer(fds[1], with(job))) break;
+      }
+      // _exit: no destructors or atexit handlers of the parent's state run twice.
+      _exit(0);
+    }
+    close(fds[1]);
+    handler = with;
+    pid = child;
+    fd = fds[0];
+    return true;
+  }
+
+  // The worker ended (crashed, or the socket broke): reaped, forgotten.
+  Error Lost() {
+    close(fd);
+    fd = -1;
+    const Error error = Ended(Reap(pid));
+    pid = -1;
+    return error;
+  }
+};
+
+Worker& TheWorker() {
+  // Never destroyed (a job may run while statics are torn down); at exit
+  // the parent closes the socket, which ends the worker, and reaps it, so
+  // that its time is the process's.
+  static Worker* worker = [] {
+    std::atexit([] {
+      Worker& w = TheWorker();
+      std::lock_guard<std::mutex> lock(w.mutex);
+      if (w.pid >= 0) (void)w.Lost();
+    });
+    return new Worker();
+  }();
+  return *worker;
 }
 
 }  // namespace
 
-Expected<std::vector<uint32_t>> RunInChild(
-    const std::function<Expected<std::vector<uint32_t>>()>& work) {
-  int fds[2];
-  if (pipe(fds) != 0) {
-    return Error{ExitCode::kInternalError, std::string("pipe: ") + std::strerror(errno)};
-  }
-  const pid_t child = fork();
-  if (child < 0) {
-    close(fds[0]);
-    close(fds[1]);
+void StartWorker(WorkerHandler handler) {
+  Worker& worker = TheWorker();
+  std::lock_guard<std::mutex> lock(worker.mutex);
+  if (worker.pid < 0) worker.Fork(handler);
+}
+
+Expected<std::vector<uint32_t>> RunInWorker(WorkerHandler handler, const WorkerJob& job) {
+  Worker& worker = TheWorker();
+  std::lock_guard<std::mutex> lock(worker.mutex);
+  if (worker.pid >= 0 && worker.handler != handler) (void)worker.Lost();
+  if (worker.pid < 0 && !worker.Fork(handler)) {
     return Error{ExitCode::kInternalError, std::string("fork: ") + std::strerror(errno)};
   }
-  if (child == 0) {
-    close(fds[0]);
-    Answer(fds[1], work());
-  }
-  close(fds[1]);
-  const std::string data = ReadAll(fds[0]);
-  close(fds[0]);
-  int status = 0;
-  while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (WIFSIGNALED(status)) {
-    const int signal = WTERMSIG(status);
-    return Error{ExitCode::kInternalError,
-                 "crashed (signal " + std::to_string(signal) + ", " + strsignal(signal) + ")"};
-  }
+  if (!SendJob(worker.fd, job)) return worker.Lost();
   Header header;
-  if (data.size() < sizeof(header)) {
-    return Error{ExitCode::kInternalError, "ended without an answer"};
-  }
-  std::memcpy(&header, data.data(), sizeof(header));
-  const std::string body = data.substr(sizeof(header));
+  if (!Receive(worker.fd, &header, sizeof(header))) return worker.Lost();
+  std::string body(header.failed ? header.size : size_t{header.size} * sizeof(uint32_t), '\0');
+  if (!Receive(worker.fd, body.data(), body.size())) return worker.Lost();
   if (header.failed) return Error{ExitCode::kInternalError, body};
-  if (body.size() != header.size * sizeof(uint32_t)) {
-    return Error{ExitCode::kInternalError, "answered with a truncated module"};
-  }
   std::vector<uint32_t> words(header.size);
   if (!words.empty()) std::memcpy(words.data(), body.data(), body.size());
   return words;

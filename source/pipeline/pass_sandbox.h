@@ -1,8 +1,8 @@
 // Copyright (c) 2026 The spirv-conv authors
 // SPDX-License-Identifier: Apache-2.0
 //
-// Runs a function in a forked child process and returns what it wrote, so
-// that a crash in third-party code (SPIRV-Tools 2023.1's
+// Runs spirv-opt's passes in a child process and returns what they wrote,
+// so that a crash in third-party code (SPIRV-Tools 2023.1's
 // --simplify-instructions segfaults on cooperative-matrix modules, see
 // docs/motion.md) becomes an error instead of ending spirv-conv.
 
@@ -10,20 +10,31 @@
 #define SOURCE_PIPELINE_PASS_SANDBOX_H_
 
 #include <cstdint>
-#include <functional>
+#include <string>
 #include <vector>
 
+#include "spirv-tools/libspirv.h"
 #include "spirv_conv/status.h"
 
 namespace spirv_conv {
 namespace pipeline {
 
-// Calls |work| in a child process. The words it returns (or its error
-// message) come back through a pipe. A child that dies (signal, or exit
-// without answering) is an error naming the signal. The child shares
-// nothing written after the fork with the parent.
-Expected<std::vector<uint32_t>> RunInChild(
-    const std::function<Expected<std::vector<uint32_t>>()>& work);
+// A job for the worker: spirv-opt flags and the module to run them on.
+struct WorkerJob {
+  spv_target_env target_env = SPV_ENV_UNIVERSAL_1_0;
+  std::vector<std::string> flags;
+  std::vector<uint32_t> words;
+};
+using WorkerHandler = Expected<std::vector<uint32_t>> (*)(const WorkerJob& job);
+
+// A long-lived child process that runs each job it is sent with |handler|
+// and answers, forked by StartWorker while the process is still small (a
+// fork copies the page tables of everything mapped, and every page either
+// side then writes), and forked again after a job ended it: a crash
+// ("crashed (signal 11, Segmentation fault)") is that job's error, not the
+// process's end. One handler per process; calls are serialised.
+void StartWorker(WorkerHandler handler);
+Expected<std::vector<uint32_t>> RunInWorker(WorkerHandler handler, const WorkerJob& job);
 
 }  // namespace pipeline
 }  // namespace spirv_conv

@@ -18,7 +18,6 @@
 //     measurements).
 
 #include <mimalloc.h>
-
 #include <sys/stat.h>
 
 #include <cstring>

@@ -244,6 +244,8 @@ Command AddOptCommand(CLI::App& app) {
       return Report(Error{ExitCode::kBadInput, "--strict needs -O or --passes"});
     }
     std::vector<ModuleChanges> report;
+    // The passes' child process, forked before any module is loaded.
+    if (any_optimizer_pass && pipeline.optimizer.isolate_passes) StartOptimizerWorker();
 
     int exit_code = 0;
     for (size_t i = 0; i < flags->files.size(); ++i) {
