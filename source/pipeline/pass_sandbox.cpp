@@ -42,7 +42,11 @@ Error Ended(int status) {
     return Error{ExitCode::kInternalError,
                  "crashed (signal " + std::to_string(signal) + ", " + strsignal(signal) + ")"};
   }
-  return Error{ExitCode::kInternalError, "ended without an answer"};
+  // A sanitizer's handler turns a crash into an exit with a status.
+  return Error{ExitCode::kInternalError, WIFEXITED(status) && WEXITSTATUS(status) != 0
+                                             ? "ended without an answer (exit status " +
+                                                   std::to_string(WEXITSTATUS(status)) + ")"
+                                             : "ended without an answer"};
 }
 
 // The worker's socket messages: sizes as 32-bit words, then the bytes.
