@@ -59,6 +59,20 @@ def corpus_modules(tools, work_dir):
     return modules
 
 
+def corpus_tools(cache_dir):
+    """The compilers, validator and compile cache the corpus helpers want."""
+    tools = argparse.Namespace(glslang=ct.find_tool("glslangValidator", None),
+                               spirv_val=ct.find_tool("spirv-val", None),
+                               spirv_as=ct.find_tool("spirv-as", None),
+                               cache_dir=os.path.abspath(cache_dir))
+    os.makedirs(tools.cache_dir, exist_ok=True)
+    tools.glslang_version = subprocess.run([tools.glslang, "--version"], stdout=subprocess.PIPE,
+                                           check=False).stdout
+    tools.versions = {tools.glslang: scc.tool_version(tools.glslang),
+                      tools.spirv_as: scc.tool_version(tools.spirv_as)}
+    return tools
+
+
 def spirv_cross_modules(tools, work_dir):
     """(path, module, env) of each valid SPIRV-Cross module, one per distinct source."""
     corpus = os.path.join(REPO, "third_party", "spirv-cross")
@@ -170,15 +184,7 @@ def main():
     work = os.path.join(build, "bench-guarded-opt")
     os.makedirs(work, exist_ok=True)
 
-    tools = argparse.Namespace(glslang=ct.find_tool("glslangValidator", None),
-                               spirv_val=ct.find_tool("spirv-val", None),
-                               cache_dir=os.path.abspath(args.cache_dir))
-    os.makedirs(tools.cache_dir, exist_ok=True)
-    tools.glslang_version = subprocess.run([tools.glslang, "--version"], stdout=subprocess.PIPE,
-                                           check=False).stdout
-    tools.spirv_as = ct.find_tool("spirv-as", None)
-    tools.versions = {tools.glslang: scc.tool_version(tools.glslang),
-                      tools.spirv_as: scc.tool_version(tools.spirv_as)}
+    tools = corpus_tools(args.cache_dir)
     run.log("compiling the corpora")
     out = os.path.join(work, "out.spv")
     corpora = {}

@@ -17,7 +17,6 @@ time summed. Files per second are modules over wall time.
 import argparse
 import os
 import shutil
-import subprocess
 import sys
 import time
 
@@ -25,9 +24,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "test", "corpus"))
 import run  # noqa: E402  (machine facts, the results section)
-import corpus_test as ct  # noqa: E402  (tools and the compile cache)
-import guarded_opt_bench as gob  # noqa: E402  (the SPIRV-Cross modules, process timing)
-import spirv_cross_corpus as scc  # noqa: E402  (tool versions)
+import guarded_opt_bench as gob  # noqa: E402  (the corpus tools and modules, process timing)
 
 REPO = run.REPO
 BEGIN = "<!-- BEGIN SMALL SHADERS RESULTS (written by bench/small_shaders_bench.py) -->"
@@ -54,13 +51,7 @@ def main():
     shutil.rmtree(folder, ignore_errors=True)
     os.makedirs(folder)
 
-    tools = argparse.Namespace(glslang=ct.find_tool("glslangValidator", None),
-                               spirv_val=ct.find_tool("spirv-val", None),
-                               spirv_as=ct.find_tool("spirv-as", None),
-                               cache_dir=os.path.abspath(args.cache_dir))
-    os.makedirs(tools.cache_dir, exist_ok=True)
-    tools.versions = {tools.glslang: scc.tool_version(tools.glslang),
-                      tools.spirv_as: scc.tool_version(tools.spirv_as)}
+    tools = gob.corpus_tools(args.cache_dir)
     run.log("compiling the SPIRV-Cross corpus")
     modules = gob.spirv_cross_modules(tools, work)
     for i, (_, spv, _) in enumerate(modules):

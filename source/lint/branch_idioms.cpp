@@ -64,6 +64,27 @@ bool IsElect(const Instruction* inst) {
 
 }  // namespace
 
+std::optional<std::vector<const Instruction*>> PlainLocalStores(const analysis::ModuleIndex& index,
+                                                                const analysis::UseTable& uses,
+                                                                uint32_t pointer) {
+  const Instruction* variable = index.Def(pointer);
+  if (variable == nullptr || variable->opcode() != Op::OpVariable ||
+      variable->GetSingleWordInOperand(0) != static_cast<uint32_t>(spv::StorageClass::Function)) {
+    return std::nullopt;
+  }
+  std::vector<const Instruction*> stores;
+  for (const analysis::UseTable::Use& use : uses.UsesOf(pointer)) {
+    const Op opcode = use.user->opcode();
+    if (opcode == Op::OpStore && use.operand == 0) {
+      stores.push_back(use.user);
+    } else if (!(opcode == Op::OpLoad && use.operand == 0) && !spvOpcodeIsDebug(opcode) &&
+               !spvOpcodeIsDecoration(opcode) && !use.user->IsNonSemanticInstruction()) {
+      return std::nullopt;  // passed to a call, chained into, copied
+    }
+  }
+  return stores;
+}
+
 BranchIdiom BranchIdioms::Of(const BasicBlock& block) const {
   auto known = idioms_.find(block.id());
   if (known != idioms_.end()) return known->second;
@@ -249,21 +270,10 @@ uint32_t BranchIdioms::Origin(uint32_t id) const {
 }
 
 std::optional<std::vector<uint32_t>> BranchIdioms::PlainLocalStores(uint32_t pointer) const {
-  const Instruction* variable = index_.Def(pointer);
-  if (variable == nullptr || variable->opcode() != Op::OpVariable ||
-      variable->GetSingleWordInOperand(0) != static_cast<uint32_t>(spv::StorageClass::Function)) {
-    return std::nullopt;
-  }
+  const auto stores = lint::PlainLocalStores(index_, uses_, pointer);
+  if (!stores) return std::nullopt;
   std::vector<uint32_t> stored;
-  for (const analysis::UseTable::Use& use : uses_.UsesOf(pointer)) {
-    const Op opcode = use.user->opcode();
-    if (opcode == Op::OpStore && use.operand == 0) {
-      stored.push_back(use.user->GetSingleWordInOperand(1));
-    } else if (!(opcode == Op::OpLoad && use.operand == 0) && !spvOpcodeIsDebug(opcode) &&
-               !spvOpcodeIsDecoration(opcode) && !use.user->IsNonSemanticInstruction()) {
-      return std::nullopt;  // passed to a call, chained into, copied
-    }
-  }
+  for (const Instruction* store : *stores) stored.push_back(store->GetSingleWordInOperand(1));
   return stored;
 }
 

@@ -42,6 +42,12 @@
 namespace spirv_conv {
 namespace lint {
 
+// The stores to the Function variable |pointer| (whole, in module order)
+// when it is otherwise only loaded as a whole; nullopt when it is passed to
+// a call, chained into or copied, or is not a Function variable.
+std::optional<std::vector<const spvtools::opt::Instruction*>> PlainLocalStores(
+    const analysis::ModuleIndex& index, const analysis::UseTable& uses, uint32_t pointer);
+
 enum class BranchIdiom : uint8_t {
   kNone,
   kFirstActiveTest,          // subgroupElect(), subgroupBroadcastFirst(x) == x

@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "source/opcode.h"
+#include "lint/branch_idioms.h"
 #include "source/opt/dominator_analysis.h"
 
 namespace spirv_conv {
@@ -707,18 +707,9 @@ class Lane {
   // reads: its only store, which dominates the load, when the variable is
   // otherwise only loaded. 0 when not known.
   uint32_t StoredBefore(const Instruction& load, uint32_t variable) const {
-    const Instruction* store = nullptr;
-    for (const analysis::UseTable::Use& use : m_.uses.UsesOf(variable)) {
-      const Op opcode = use.user->opcode();
-      if (opcode == Op::OpStore && use.operand == 0) {
-        if (store != nullptr) return 0;
-        store = use.user;
-      } else if (!(opcode == Op::OpLoad && use.operand == 0) && !spvOpcodeIsDebug(opcode) &&
-                 !spvOpcodeIsDecoration(opcode) && !use.user->IsNonSemanticInstruction()) {
-        return 0;  // passed to a call, chained into, copied
-      }
-    }
-    if (store == nullptr) return 0;
+    const auto stores = PlainLocalStores(m_.index, m_.uses, variable);
+    if (!stores || stores->size() != 1) return 0;
+    const Instruction* store = stores->front();
     const BasicBlock* store_block = m_.blocks.Of(*store);
     const BasicBlock* load_block = m_.blocks.Of(load);
     if (store_block == nullptr || load_block == nullptr) return 0;
