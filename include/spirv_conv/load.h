@@ -2,7 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Stage 1 of the pipeline: turn an input (SPIR-V binary of either byte order,
-// SPIR-V assembly, or GLSL compiled in-process by glslang) into SPIR-V words.
+// SPIR-V assembly, or GLSL or HLSL compiled in-process by glslang) into
+// SPIR-V words.
 
 #ifndef INCLUDE_SPIRV_CONV_LOAD_H_
 #define INCLUDE_SPIRV_CONV_LOAD_H_
@@ -17,16 +18,30 @@
 
 namespace spirv_conv {
 
-enum class SourceLanguage { kBinary, kAssembly, kGlsl };
+enum class SourceLanguage { kBinary, kAssembly, kGlsl, kHlsl };
 
-// "binary", "assembly" or "GLSL".
+// "binary", "assembly", "GLSL" or "HLSL".
 const char* SourceLanguageName(SourceLanguage language);
 
-// Options for compiling GLSL, after glslangValidator's.
-struct GlslOptions {
+// The language named |name| on the command line ("spirv", "spvasm", "glsl",
+// "hlsl"), if it is one.
+std::optional<SourceLanguage> ParseSourceLanguage(const std::string& name);
+
+// Options for compiling GLSL and HLSL, after glslangValidator's and DXC's.
+struct ShaderSourceOptions {
+  // The language, when neither the content nor the name tells (standard
+  // input, unusual extensions). Empty: detected (see LoadSpirv).
+  std::optional<SourceLanguage> language;
   // Shader stage ("vert", "frag", "comp", ...). Empty: taken from the file
-  // extension; required for ".glsl" files and standard input.
+  // extension (GLSL) or from |profile| (HLSL); required for ".glsl" files and
+  // standard input.
   std::string stage;
+  // HLSL: the target profile as DXC's -T names it ("ps_6_0", "cs_6_6", ...),
+  // which also gives the stage. Empty: the stage from |stage| or from a
+  // stage before the extension ("blur.cs.hlsl").
+  std::string profile;
+  // HLSL: the entry point function (DXC's -E). Empty: "main".
+  std::string entry_point;
   std::vector<std::string> include_dirs;  // -I: searched for #include "..." and <...>
   std::vector<std::string> defines;       // -D: "NAME" or "NAME=VALUE"
   bool debug_info = false;                // -g: OpLine and the source text in OpSource
@@ -40,7 +55,7 @@ struct LoadOptions {
   std::optional<spv_target_env> target_env;
   // Treat "%N" ids in assembly as id N (spirv-as --preserve-numeric-ids).
   bool preserve_numeric_ids = true;
-  GlslOptions glsl;
+  ShaderSourceOptions source;
 };
 
 // A module as loaded: host byte order, header checked (magic, whole words,
@@ -50,10 +65,13 @@ struct SpirvBinary {
   SourceLanguage language = SourceLanguage::kBinary;
   spv_target_env target_env = SPV_ENV_UNIVERSAL_1_0;
   std::vector<uint32_t> words;
+  // GLSL and HLSL: the files the module was compiled from, the input first,
+  // then every file it #included (for build systems' dependency files).
+  std::vector<std::string> source_files;
 };
 
 // Loads |path| ("-" reads standard input). Errors (missing or empty file,
-// wrong magic, truncated words, assembly or GLSL errors) name the file and
+// wrong magic, truncated words, assembly, GLSL or HLSL errors) name the file and
 // carry ExitCode::kBadInput.
 Expected<SpirvBinary> LoadSpirv(const std::string& path, const LoadOptions& options);
 

@@ -64,10 +64,24 @@ std::string GlslStageFromFileName(const std::string& name) {
   return "";
 }
 
+std::string HlslStageFromFileName(const std::string& name) {
+  if (Extension(name) != "hlsl") return "";
+  const std::string stem = name.substr(0, name.find_last_of('.'));
+  const std::string inner = Extension(stem);
+  static const char* const kProfileStages[][2] = {
+      {"vs", "vert"}, {"hs", "tesc"}, {"ds", "tese"}, {"gs", "geom"},
+      {"ps", "frag"}, {"cs", "comp"}, {"ms", "mesh"}, {"as", "task"}};
+  for (const auto& stage : kProfileStages) {
+    if (inner == stage[0]) return stage[1];
+  }
+  return GlslStageFromFileName(stem);
+}
+
 Expected<SourceLanguage> DetectLanguage(const std::string& name, const std::string& bytes,
-                                        bool stage_given) {
+                                        const ShaderSourceOptions& options) {
   if (bytes.empty()) return MakeError(ExitCode::kBadInput, name, "empty file");
   if (StartsWithMagic(bytes)) return SourceLanguage::kBinary;
+  if (options.language) return *options.language;
 
   const std::string ext = Extension(name);
   if (ext == "spv" || ext == "spirv") {
@@ -75,7 +89,8 @@ Expected<SourceLanguage> DetectLanguage(const std::string& name, const std::stri
     return SourceLanguage::kBinary;
   }
   if (ext == "spvasm" || ext == "spvas" || ext == "spirvasm") return SourceLanguage::kAssembly;
-  if (stage_given || ext == "glsl" || !GlslStageFromFileName(name).empty()) {
+  if (ext == "hlsl" || !options.profile.empty()) return SourceLanguage::kHlsl;
+  if (!options.stage.empty() || ext == "glsl" || !GlslStageFromFileName(name).empty()) {
     return SourceLanguage::kGlsl;
   }
   if (LooksLikeAssembly(bytes)) return SourceLanguage::kAssembly;
@@ -86,7 +101,7 @@ Expected<SourceLanguage> DetectLanguage(const std::string& name, const std::stri
   }
   return MakeError(ExitCode::kBadInput, name,
                    "not a SPIR-V module: no SPIR-V magic number, and neither SPIR-V "
-                   "assembly nor GLSL");
+                   "assembly nor GLSL (for HLSL pass --language hlsl or use .hlsl)");
 }
 
 }  // namespace io

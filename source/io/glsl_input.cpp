@@ -1,247 +1,29 @@
 // Copyright (c) 2026 The spirv-conv authors
 // SPDX-License-Identifier: Apache-2.0
 //
-// GLSL through the glslang library, configured like `glslangValidator -V`.
+// GLSL through glslang, as `glslangValidator -V` compiles it.
 
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <cstdio>
-#include <fstream>
-#include <iterator>
-#include <map>
-#include <memory>
-#include <mutex>
-#include <sstream>
-
-#include "glslang/Public/ResourceLimits.h"
-#include "glslang/Public/ShaderLang.h"
-#include "glslang/SPIRV/GlslangToSpv.h"
-#include "io/input_formats.h"
-#include "spirv_conv/target_env.h"
+#include "io/glslang_frontend.h"
 
 namespace spirv_conv {
 namespace io {
-namespace {
 
-// Standard output goes to /dev/null while one is alive: glslang prints its
-// built-in declarations there when it cannot parse them (a `#version 110`
-// shader for OpenGL SPIR-V), which would corrupt a report on stdout. Counted,
-// because `lint -j` compiles on several threads; reports are written after.
-class QuietStdout {
- public:
-  QuietStdout() {
-    State& state = Shared();
-    std::lock_guard<std::mutex> lock(state.mutex);
-    if (state.count++ != 0) return;
-    std::fflush(stdout);
-    state.saved = dup(STDOUT_FILENO);
-    const int null = open("/dev/null", O_WRONLY);
-    if (null >= 0) {
-      dup2(null, STDOUT_FILENO);
-      close(null);
-    }
-  }
-  ~QuietStdout() {
-    State& state = Shared();
-    std::lock_guard<std::mutex> lock(state.mutex);
-    if (--state.count != 0) return;
-    std::fflush(stdout);
-    if (state.saved >= 0) {
-      dup2(state.saved, STDOUT_FILENO);
-      close(state.saved);
-    }
-  }
-  QuietStdout(const QuietStdout&) = delete;
-  QuietStdout& operator=(const QuietStdout&) = delete;
-
- private:
-  struct State {
-    std::mutex mutex;
-    int count = 0;   // live QuietStdout objects
-    int saved = -1;  // the real stdout while count > 0
-  };
-  static State& Shared() {
-    static State state;
-    return state;
-  }
-};
-
-std::optional<EShLanguage> StageFromName(const std::string& stage) {
-  static const std::map<std::string, EShLanguage> kStages = {
-      {"vert", EShLangVertex},    {"tesc", EShLangTessControl}, {"tese", EShLangTessEvaluation},
-      {"geom", EShLangGeometry},  {"frag", EShLangFragment},    {"comp", EShLangCompute},
-      {"mesh", EShLangMesh},      {"task", EShLangTask},        {"rgen", EShLangRayGen},
-      {"rint", EShLangIntersect}, {"rahit", EShLangAnyHit},     {"rchit", EShLangClosestHit},
-      {"rmiss", EShLangMiss},     {"rcall", EShLangCallable}};
-  auto it = kStages.find(stage);
-  if (it == kStages.end()) return std::nullopt;
-  return it->second;
-}
-
-// The client (Vulkan or OpenGL) glslang compiles for, given the target env.
-struct GlslangTarget {
-  glslang::EShClient client;
-  glslang::EShTargetClientVersion client_version;
-  glslang::EShTargetLanguageVersion spirv_version;
-};
-
-std::optional<GlslangTarget> GlslangTargetFor(spv_target_env env) {
-  // glslang encodes SPIR-V versions exactly as the module header does.
-  const auto spirv = static_cast<glslang::EShTargetLanguageVersion>(SpirvVersionWordOf(env));
-  switch (env) {
-    case SPV_ENV_VULKAN_1_0:
-      return GlslangTarget{glslang::EShClientVulkan, glslang::EShTargetVulkan_1_0, spirv};
-    case SPV_ENV_VULKAN_1_1:
-    case SPV_ENV_VULKAN_1_1_SPIRV_1_4:
-      return GlslangTarget{glslang::EShClientVulkan, glslang::EShTargetVulkan_1_1, spirv};
-    case SPV_ENV_VULKAN_1_2:
-      return GlslangTarget{glslang::EShClientVulkan, glslang::EShTargetVulkan_1_2, spirv};
-    case SPV_ENV_VULKAN_1_3:
-      return GlslangTarget{glslang::EShClientVulkan, glslang::EShTargetVulkan_1_3, spirv};
-    case SPV_ENV_OPENGL_4_0:
-    case SPV_ENV_OPENGL_4_1:
-    case SPV_ENV_OPENGL_4_2:
-    case SPV_ENV_OPENGL_4_3:
-    case SPV_ENV_OPENGL_4_5:
-      return GlslangTarget{glslang::EShClientOpenGL, glslang::EShTargetOpenGL_450,
-                           glslang::EShTargetSpv_1_0};
-    default:
-      return std::nullopt;
-  }
-}
-
-std::string DirectoryOf(const std::string& path) {
-  const size_t slash = path.find_last_of('/');
-  return slash == std::string::npos ? "." : path.substr(0, slash);
-}
-
-// Resolves #include (GL_GOOGLE_include_directive): "..." relative to the
-// including file, then the -I directories; <...> in the -I directories.
-class Includer : public glslang::TShader::Includer {
- public:
-  explicit Includer(const std::vector<std::string>& dirs) : dirs_(dirs) {}
-
-  IncludeResult* includeLocal(const char* header, const char* includer, size_t) override {
-    if (IncludeResult* found = TryOpen(DirectoryOf(includer) + "/" + header)) return found;
-    return includeSystem(header, includer, 0);
-  }
-
-  IncludeResult* includeSystem(const char* header, const char*, size_t) override {
-    for (const std::string& dir : dirs_) {
-      if (IncludeResult* found = TryOpen(dir + "/" + header)) return found;
-    }
-    return nullptr;
-  }
-
-  void releaseInclude(IncludeResult* result) override {
-    if (result == nullptr) return;
-    delete static_cast<std::string*>(result->userData);
-    delete result;
-  }
-
- private:
-  static IncludeResult* TryOpen(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return nullptr;
-    auto* text =
-        new std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    return new IncludeResult(path, text->data(), text->size(), text);
-  }
-
-  const std::vector<std::string>& dirs_;
-};
-
-// glslang's process-wide state is set up once and kept for the process.
-void InitializeGlslang() {
-  static std::once_flag once;
-  std::call_once(once, [] { glslang::InitializeProcess(); });
-}
-
-// "ERROR: file:3: 'x' : undeclared identifier" lines, without the summary
-// ("ERROR: 1 compilation errors.  No code generated.").
-std::string CompilerMessages(const char* log) {
-  std::istringstream lines(log ? log : "");
-  std::string line, result;
-  while (std::getline(lines, line)) {
-    if (line.empty() || line.find("compilation errors") != std::string::npos ||
-        line.find("No code generated") != std::string::npos) {
-      continue;
-    }
-    result += "\n  " + line;
-  }
-  return result;
-}
-
-}  // namespace
-
-Expected<std::vector<uint32_t>> WordsFromGlsl(const std::string& name, const std::string& source,
-                                              spv_target_env env, const GlslOptions& options) {
+Expected<CompiledSource> WordsFromGlsl(const std::string& name, const std::string& source,
+                                       spv_target_env env, const ShaderSourceOptions& options) {
   const std::string stage_name =
       options.stage.empty() ? GlslStageFromFileName(name) : options.stage;
   if (stage_name.empty()) {
     return MakeError(ExitCode::kBadInput, name,
                      "the shader stage is unknown: pass --stage (vert, frag, comp, ...)");
   }
-  const std::optional<EShLanguage> stage = StageFromName(stage_name);
+  const std::optional<EShLanguage> stage = GlslangStageFromName(stage_name);
   if (!stage) {
     return MakeError(ExitCode::kBadInput, name, "unknown shader stage '" + stage_name + "'");
   }
-  const std::optional<GlslangTarget> target = GlslangTargetFor(env);
-  if (!target) {
-    return MakeError(
-        ExitCode::kBadInput, name,
-        "GLSL compiles only for a Vulkan or OpenGL target env, not '" + TargetEnvName(env) + "'");
-  }
-  InitializeGlslang();
-
-  std::string preamble;
-  for (const std::string& define : options.defines) {
-    const size_t eq = define.find('=');
-    preamble +=
-        "#define " +
-        (eq == std::string::npos ? define : define.substr(0, eq) + " " + define.substr(eq + 1)) +
-        "\n";
-  }
-
-  glslang::TShader shader(*stage);
-  const char* text = source.c_str();
-  const int length = static_cast<int>(source.size());
-  const char* file_name = name.c_str();
-  shader.setStringsWithLengthsAndNames(&text, &length, &file_name, 1);
-  shader.setPreamble(preamble.c_str());
-  shader.setEnvInput(glslang::EShSourceGlsl, *stage, target->client, 100);
-  shader.setEnvClient(target->client, target->client_version);
-  shader.setEnvTarget(glslang::EShTargetSpv, target->spirv_version);
-
-  auto messages = static_cast<EShMessages>(EShMsgSpvRules | EShMsgVulkanRules);
-  if (target->client == glslang::EShClientOpenGL) messages = EShMsgSpvRules;
-  if (options.debug_info) messages = static_cast<EShMessages>(messages | EShMsgDebugInfo);
-
-  Includer includer(options.include_dirs);
-  const QuietStdout quiet;
-  if (!shader.parse(GetDefaultResources(), 100, false, messages, includer)) {
-    return MakeError(ExitCode::kBadInput, name,
-                     "GLSL compilation failed:" + CompilerMessages(shader.getInfoLog()));
-  }
-  glslang::TProgram program;
-  program.addShader(&shader);
-  if (!program.link(messages)) {
-    return MakeError(ExitCode::kBadInput, name,
-                     "GLSL link failed:" + CompilerMessages(program.getInfoLog()));
-  }
-
-  glslang::SpvOptions spv_options;
-  spv_options.generateDebugInfo = options.debug_info;
-  spv_options.disableOptimizer = true;
-  spv::SpvBuildLogger logger;
-  std::vector<uint32_t> words;
-  glslang::GlslangToSpv(*program.getIntermediate(*stage), words, &logger, &spv_options);
-  const std::string errors = logger.getAllMessages();
-  if (words.empty()) {
-    return MakeError(ExitCode::kBadInput, name, "GLSL to SPIR-V translation failed: " + errors);
-  }
-  return words;
+  GlslangJob job;
+  job.language = glslang::EShSourceGlsl;
+  job.stage = *stage;
+  return CompileWithGlslang(name, source, env, options, job);
 }
 
 }  // namespace io

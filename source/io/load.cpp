@@ -3,6 +3,8 @@
 
 #include "spirv_conv/load.h"
 
+#include <utility>
+
 #include "io/input_formats.h"
 #include "spirv_conv/target_env.h"
 
@@ -16,15 +18,29 @@ const char* SourceLanguageName(SourceLanguage language) {
       return "assembly";
     case SourceLanguage::kGlsl:
       return "GLSL";
+    case SourceLanguage::kHlsl:
+      return "HLSL";
   }
   return "unknown";
+}
+
+std::optional<SourceLanguage> ParseSourceLanguage(const std::string& name) {
+  static const std::pair<const char*, SourceLanguage> kNames[] = {
+      {"spirv", SourceLanguage::kBinary},
+      {"spvasm", SourceLanguage::kAssembly},
+      {"glsl", SourceLanguage::kGlsl},
+      {"hlsl", SourceLanguage::kHlsl}};
+  for (const auto& [known, language] : kNames) {
+    if (name == known) return language;
+  }
+  return std::nullopt;
 }
 
 Expected<SpirvBinary> LoadSpirvFromBytes(const std::string& name, const std::string& bytes,
                                          const LoadOptions& options) {
   SpirvBinary result;
   result.name = name;
-  Expected<SourceLanguage> language = io::DetectLanguage(name, bytes, !options.glsl.stage.empty());
+  Expected<SourceLanguage> language = io::DetectLanguage(name, bytes, options.source);
   if (!language) return language.error();
   result.language = *language;
 
@@ -40,9 +56,17 @@ Expected<SpirvBinary> LoadSpirvFromBytes(const std::string& name, const std::str
       break;
     }
     case SourceLanguage::kGlsl:
-      words = io::WordsFromGlsl(name, bytes, options.target_env.value_or(SPV_ENV_VULKAN_1_2),
-                                options.glsl);
+    case SourceLanguage::kHlsl: {
+      const spv_target_env env = options.target_env.value_or(SPV_ENV_VULKAN_1_2);
+      Expected<io::CompiledSource> compiled =
+          result.language == SourceLanguage::kGlsl
+              ? io::WordsFromGlsl(name, bytes, env, options.source)
+              : io::WordsFromHlsl(name, bytes, env, options.source);
+      if (!compiled) return compiled.error();
+      words = std::move(compiled->words);
+      result.source_files = std::move(compiled->source_files);
       break;
+    }
   }
   if (!words) return words.error();
   if (words->size() < io::kSpirvHeaderWords) {

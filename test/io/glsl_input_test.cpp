@@ -61,7 +61,7 @@ TEST(GlslInput, DefinesReachThePreprocessor) {
       "layout(local_size_x = SIZE) in;\nvoid main() {}\n";
   EXPECT_FALSE(Compile("d.comp", source).ok());
   LoadOptions options;
-  options.glsl.defines = {"ENABLED", "SIZE=64"};
+  options.source.defines = {"ENABLED", "SIZE=64"};
   Expected<SpirvBinary> binary = Compile("d.comp", source, options);
   ASSERT_TRUE(binary.ok()) << binary.error().message;
 }
@@ -76,14 +76,14 @@ TEST(GlslInput, IncludeSearchesTheIncludeDirectories) {
       "void main() { c = vec4(kScale); }\n";
   EXPECT_FALSE(Compile("i.frag", source).ok());
   LoadOptions options;
-  options.glsl.include_dirs = {dir};
+  options.source.include_dirs = {dir};
   Expected<SpirvBinary> binary = Compile("i.frag", source, options);
   ASSERT_TRUE(binary.ok()) << binary.error().message;
 }
 
 TEST(GlslInput, DebugInfoEmitsLinesAndSource) {
   LoadOptions options;
-  options.glsl.debug_info = true;
+  options.source.debug_info = true;
   Expected<SpirvBinary> binary = Compile("g.frag", kFragment, options);
   ASSERT_TRUE(binary.ok()) << binary.error().message;
   EXPECT_TRUE(test::HasOpcode(binary->words, kOpLine));
@@ -96,9 +96,9 @@ TEST(GlslInput, StageOptionAndItsAbsence) {
   EXPECT_NE(missing.error().message.find("--stage"), std::string::npos);
 
   LoadOptions options;
-  options.glsl.stage = "frag";
+  options.source.stage = "frag";
   EXPECT_TRUE(Compile("s.glsl", kFragment, options).ok());
-  options.glsl.stage = "pixel";
+  options.source.stage = "pixel";
   Expected<SpirvBinary> unknown = Compile("s.glsl", kFragment, options);
   ASSERT_FALSE(unknown.ok());
   EXPECT_NE(unknown.error().message.find("unknown shader stage 'pixel'"), std::string::npos);

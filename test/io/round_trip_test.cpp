@@ -22,7 +22,7 @@ TEST(RoundTrip, Assembly) { ExpectRoundTrip(test::MustAssemble(test::MinimalComp
 
 TEST(RoundTrip, GlslWithDebugLines) {
   LoadOptions options;
-  options.glsl.debug_info = true;
+  options.source.debug_info = true;
   Expected<SpirvBinary> binary = LoadSpirvFromBytes("loop.frag", R"(#version 450
 layout(location = 0) in vec2 uv;
 layout(location = 0) out vec4 color;

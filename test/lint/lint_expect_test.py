@@ -9,8 +9,10 @@
   python3 test/lint/lint_expect_test.py --list --shaders DIR
   python3 test/lint/lint_expect_test.py --build-only --shaders DIR --work-dir DIR [tools]
 
-Every shader (by stage extension) in DIR is compiled twice:
-  -O0: glslangValidator -V -g -Od --target-env vulkan1.2 (-g: OpLine debug lines),
+Every shader (by stage extension, or NAME.<stage>.hlsl) in DIR is compiled twice:
+  -O0: glslangValidator -V -g -Od --target-env vulkan1.2 (-g: OpLine debug lines);
+       HLSL: spirv-conv opt -g (glslang's HLSL front end with its legalization,
+       the stage from the name: a.ps.hlsl, a.cs.hlsl; docs/hlsl.md),
   -O:  spirv-opt -O --target-env=vulkan1.2 on that module (the OpLines survive),
 both are checked by spirv-val, and `spirv-conv lint --format json` reports on
 both (exit 0 or 1; the JSON on stdout, docs/json.md).
@@ -312,8 +314,16 @@ def build(tools, source, work_dir):
     for path in spv.values():
         if os.path.exists(path):
             os.remove(path)
+    if source.endswith(".hlsl"):
+        if tools.spirv_conv is None:
+            return None, "HLSL needs --spirv-conv to compile"
+        compile_step = [tools.spirv_conv, "opt", "-g", "--target-env", TARGET_ENV, source,
+                        "-o", spv["O0"]]
+    else:
+        compile_step = [tools.glslang, "-V", "-g", "-Od", "--target-env", TARGET_ENV, source,
+                        "-o", spv["O0"]]
     steps = [
-        [tools.glslang, "-V", "-g", "-Od", "--target-env", TARGET_ENV, source, "-o", spv["O0"]],
+        compile_step,
         [tools.spirv_val, "--target-env", TARGET_ENV, spv["O0"]],
         [tools.spirv_opt, "-O", "--target-env=" + TARGET_ENV, spv["O0"], "-o", spv["O"]],
         [tools.spirv_val, "--target-env", TARGET_ENV, spv["O"]],
@@ -641,7 +651,8 @@ def main(argv):
         return 1
     shaders = sorted(os.path.join(os.path.abspath(args.shaders), n)
                      for n in os.listdir(args.shaders)
-                     if "." in n and n.rsplit(".", 1)[1] in STAGE_EXTENSIONS)
+                     if "." in n and (n.rsplit(".", 1)[1] in STAGE_EXTENSIONS or
+                                      n.endswith(".hlsl")))
     if not shaders:
         print("lint-expect: error: no shader in '%s'" % args.shaders, file=sys.stderr)
         return 1
@@ -661,7 +672,7 @@ def main(argv):
                                spirv_opt=find_tool("spirv-opt", args.spirv_opt),
                                spirv_val=find_tool("spirv-val", args.spirv_val),
                                spirv_conv=None)
-    if not args.build_only:
+    if not args.build_only or args.spirv_conv:
         tools.spirv_conv = find_tool("spirv-conv", args.spirv_conv)
         if tools.spirv_conv is None:
             print("lint-expect: error: spirv_conv not found or not executable", file=sys.stderr)

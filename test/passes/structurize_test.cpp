@@ -646,7 +646,7 @@ TEST(StructurizeTest, GlslangDebugInfoSurvivesReconverge) {
     EXPECT_EQ(out_locations.last_block_stores, (std::vector<uint32_t>{0}));
   };
   LoadOptions with_lines;
-  with_lines.glsl.debug_info = true;
+  with_lines.source.debug_info = true;
   Expected<SpirvBinary> g = LoadSpirv(source, with_lines);
   ASSERT_TRUE(g) << g.error().message;
   check(*g, "-g");

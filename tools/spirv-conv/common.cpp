@@ -19,18 +19,34 @@ void AddInputFlags(CLI::App* command, InputFlags* flags) {
                        "Kernel modules, at the module's SPIR-V version); vulkan1.2 for GLSL")
       ->group("Input");
   command
-      ->add_option("--stage", flags->stage,
-                   "GLSL shader stage (vert, tesc, tese, geom, frag, comp, mesh, task, rgen, "
-                   "rint, rahit, rchit, rmiss, rcall); needed for .glsl files and stdin")
+      ->add_option("--language", flags->language,
+                   "Input language when neither content nor name tells: spirv, spvasm, glsl, "
+                   "hlsl. Default: detected (SPIR-V magic, then the extension: .spv, .spvasm, "
+                   ".hlsl, GLSL's stage extensions, .glsl)")
+      ->check(CLI::IsMember({"spirv", "spvasm", "glsl", "hlsl"}))
       ->group("Input");
-  command->add_option("-I", flags->include_dirs, "GLSL: add an #include search directory")
+  command
+      ->add_option("--stage", flags->stage,
+                   "Shader stage (vert, tesc, tese, geom, frag, comp, mesh, task, rgen, rint, "
+                   "rahit, rchit, rmiss, rcall); needed for .glsl files and GLSL on stdin")
+      ->group("Input");
+  command
+      ->add_option("-T", flags->profile,
+                   "HLSL: target profile as in DXC (ps_6_0, vs_6_0, cs_6_0, gs, hs, ds, ms, as), "
+                   "which gives the stage. Default: --stage, else the name (blur.cs.hlsl)")
+      ->group("Input");
+  command
+      ->add_option("-E", flags->entry_point, "HLSL: entry point function (default: main)")
+      ->group("Input");
+  command->add_option("-I", flags->include_dirs, "GLSL/HLSL: add an #include search directory")
       ->group("Input")
       ->allow_extra_args(false);
-  command->add_option("-D", flags->defines, "GLSL: define a macro (NAME or NAME=VALUE)")
+  command->add_option("-D", flags->defines, "GLSL/HLSL: define a macro (NAME or NAME=VALUE)")
       ->group("Input")
       ->allow_extra_args(false);
   command
-      ->add_flag("-g", flags->debug_info, "GLSL: emit debug info (OpLine, source text in OpSource)")
+      ->add_flag("-g", flags->debug_info,
+                 "GLSL/HLSL: emit debug info (OpLine, source text in OpSource)")
       ->group("Input");
   command
       ->add_flag("--no-preserve-numeric-ids", flags->raw_assembly_ids,
@@ -75,20 +91,23 @@ Expected<LoadOptions> ToLoadOptions(const InputFlags& flags) {
     }
   }
   options.preserve_numeric_ids = !flags.raw_assembly_ids;
-  options.glsl.stage = flags.stage;
-  options.glsl.include_dirs = flags.include_dirs;
-  options.glsl.defines = flags.defines;
-  options.glsl.debug_info = flags.debug_info;
+  if (!flags.language.empty()) options.source.language = ParseSourceLanguage(flags.language);
+  options.source.stage = flags.stage;
+  options.source.profile = flags.profile;
+  options.source.entry_point = flags.entry_point;
+  options.source.include_dirs = flags.include_dirs;
+  options.source.defines = flags.defines;
+  options.source.debug_info = flags.debug_info;
   return options;
 }
 
 void AddFilesOption(CLI::App* command, std::vector<std::string>* files) {
-  command->add_option("FILE", *files, "Inputs: SPIR-V binary or assembly, GLSL; - for stdin")
+  command->add_option("FILE", *files, "Inputs: SPIR-V binary or assembly, GLSL, HLSL; - for stdin")
       ->required();
 }
 
 void AddFileAndOutputOptions(CLI::App* command, std::string* file, std::string* output) {
-  command->add_option("FILE", *file, "Input: SPIR-V binary or assembly, GLSL; - for stdin")
+  command->add_option("FILE", *file, "Input: SPIR-V binary or assembly, GLSL, HLSL; - for stdin")
       ->required();
   command->add_option("-o", *output, "Output file (default: - for stdout)");
 }

@@ -20,10 +20,13 @@
 namespace spirv_conv {
 namespace cli {
 
-// Input options: target env, GLSL front end, validator relaxations.
+// Input options: target env, GLSL and HLSL front ends, validator relaxations.
 struct InputFlags {
   std::string target_env;
+  std::string language;
   std::string stage;
+  std::string profile;
+  std::string entry_point;
   std::vector<std::string> include_dirs;
   std::vector<std::string> defines;
   bool debug_info = false;
@@ -31,7 +34,8 @@ struct InputFlags {
   ValidatorFlags validator;
 };
 
-// Adds --target-env, --stage, -I, -D, -g, --no-preserve-numeric-ids and the
+// Adds --target-env, --language, --stage, -T, -E, -I, -D, -g,
+// --no-preserve-numeric-ids and the
 // spirv-val relaxation flags to |command|.
 void AddInputFlags(CLI::App* command, InputFlags* flags);
 

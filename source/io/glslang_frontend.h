@@ -1,0 +1,44 @@
+// Copyright (c) 2026 The spirv-conv authors
+// SPDX-License-Identifier: Apache-2.0
+//
+// What GLSL and HLSL input share: glslang configured like glslangValidator,
+// with includes resolved against the including file and -I, its messages
+// trimmed to the lines that name a place, and standard output kept clean.
+
+#ifndef SOURCE_IO_GLSLANG_FRONTEND_H_
+#define SOURCE_IO_GLSLANG_FRONTEND_H_
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "glslang/Public/ShaderLang.h"
+#include "io/input_formats.h"
+
+namespace spirv_conv {
+namespace io {
+
+// One compilation: the language-specific choices the GLSL and HLSL inputs make.
+struct GlslangJob {
+  glslang::EShSource language = glslang::EShSourceGlsl;
+  EShLanguage stage = EShLangVertex;
+  std::string entry_point;  // HLSL only; GLSL's is always main
+  std::string preamble;     // text before the source, after the -D macros
+  // Runs between parsing and code generation, on the parsed tree.
+  std::function<void(glslang::TIntermediate&)> rewrite;
+};
+
+// The stage glslang calls |stage| ("vert", "frag", ...; GLSL's extensions).
+std::optional<EShLanguage> GlslangStageFromName(const std::string& stage);
+
+// Compiles |source| named |name| for |env| (a Vulkan or OpenGL environment).
+// Errors say "<language> compilation failed:" and list glslang's messages.
+Expected<CompiledSource> CompileWithGlslang(const std::string& name, const std::string& source,
+                                            spv_target_env env, const ShaderSourceOptions& options,
+                                            const GlslangJob& job);
+
+}  // namespace io
+}  // namespace spirv_conv
+
+#endif  // SOURCE_IO_GLSLANG_FRONTEND_H_
