@@ -31,9 +31,12 @@ SARIF_SCHEMA_SHA256=2d99159ae54a3eea97f81781cff48780548657c35949f4b7f25e99a2ba4d
 # the FileCheck of the unit tests' CHECK lines), Graphviz (`dot`)
 # for `spirv-conv cfg --format svg`, and a real Vulkan driver for the tests of the
 # NonUniform lowerings (lavapipe from mesa-vulkan-drivers; vulkaninfo
-# prints the device descriptions `spirv-conv opt --device` reads).
+# prints the device descriptions `spirv-conv opt --device` reads). Packaging
+# (docs/install.md): help2man writes the man page, file and dpkg-dev's
+# dpkg-shlibdeps give the .deb its Depends, man-db renders the page in the test.
 packages=(
   cmake ninja-build ccache g++ clang clang-format libclang-rt-14-dev python3 dpkg-dev
+  help2man file man-db
   spirv-headers spirv-tools glslang-dev glslang-tools
   libgtest-dev libgmock-dev googletest libbenchmark-dev
   nlohmann-json3-dev libcli11-dev libmimalloc-dev

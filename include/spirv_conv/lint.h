@@ -69,8 +69,9 @@ std::vector<Finding> Lint(spvtools::opt::IRContext& context, const UniformityInf
 // What the lint of one file needs besides the lint options.
 struct LintInputOptions {
   ModuleOptions module;  // how each file is loaded (LoadModule)
-  // Directory inputs: also take ".glsl" files (they need LoadOptions::glsl.stage).
-  bool glsl_files_without_stage = false;
+  // Directory inputs: also take ".glsl" files and ".hlsl" files whose name
+  // names no stage (they need --stage, or -T for HLSL).
+  bool sources_without_stage = false;
 };
 
 // The findings for one input, or why it could not be linted.
@@ -78,6 +79,8 @@ struct FileFindings {
   std::string file;  // the path as given
   std::vector<Finding> findings;
   std::optional<Error> error;  // load, validation or analysis failure
+  // GLSL and HLSL: the files compiled, the input and its #includes.
+  std::vector<std::string> source_files;
 };
 
 // LoadModule → uniformity → lint, for one file ("-": stdin).

@@ -65,12 +65,12 @@ std::string GlslStageFromFileName(const std::string& name) {
 }
 
 std::string HlslStageFromFileName(const std::string& name) {
-  if (Extension(name) != "hlsl") return "";
+  if (Extension(name) != "hlsl") return GlslStageFromFileName(name);
   const std::string stem = name.substr(0, name.find_last_of('.'));
   const std::string inner = Extension(stem);
-  static const char* const kProfileStages[][2] = {
-      {"vs", "vert"}, {"hs", "tesc"}, {"ds", "tese"}, {"gs", "geom"},
-      {"ps", "frag"}, {"cs", "comp"}, {"ms", "mesh"}, {"as", "task"}};
+  static const char* const kProfileStages[][2] = {{"vs", "vert"}, {"hs", "tesc"}, {"ds", "tese"},
+                                                  {"gs", "geom"}, {"ps", "frag"}, {"cs", "comp"},
+                                                  {"ms", "mesh"}, {"as", "task"}};
   for (const auto& stage : kProfileStages) {
     if (inner == stage[0]) return stage[1];
   }

@@ -3,6 +3,8 @@
 //
 // glslang configured like `glslangValidator -V`, for GLSL and HLSL input.
 
+#include "io/glslang_frontend.h"
+
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -17,7 +19,6 @@
 #include "glslang/Public/ResourceLimits.h"
 #include "glslang/Public/ShaderLang.h"
 #include "glslang/SPIRV/GlslangToSpv.h"
-#include "io/glslang_frontend.h"
 #include "spirv_conv/target_env.h"
 
 namespace spirv_conv {
@@ -241,16 +242,19 @@ Expected<CompiledSource> CompileWithGlslang(const std::string& name, const std::
 
   glslang::SpvOptions spv_options;
   spv_options.generateDebugInfo = options.debug_info;
-  // HLSL keeps glslang's legalization (inlining, opaque values forwarded out
-  // of local variables): without it most HLSL is not valid Vulkan SPIR-V,
-  // and DXC legalizes too. GLSL is valid as written, so it stays unoptimized.
-  spv_options.disableOptimizer = !hlsl;
+  // The module as generated; HLSL is legalized by job.legalize.
+  spv_options.disableOptimizer = true;
   spv::SpvBuildLogger logger;
   glslang::GlslangToSpv(tree, result.words, &logger, &spv_options);
   const std::string errors = logger.getAllMessages();
   if (result.words.empty()) {
     return MakeError(ExitCode::kBadInput, name,
                      language + " to SPIR-V translation failed: " + errors);
+  }
+  if (job.legalize) {
+    if (std::optional<std::string> failure = job.legalize(&result.words)) {
+      return MakeError(ExitCode::kBadInput, name, language + " legalization failed: " + *failure);
+    }
   }
   return result;
 }

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,8 @@ struct GlslangJob {
   std::string preamble;     // text before the source, after the -D macros
   // Runs between parsing and code generation, on the parsed tree.
   std::function<void(glslang::TIntermediate&)> rewrite;
+  // Runs on the generated module; an error message fails the compilation.
+  std::function<std::optional<std::string>(std::vector<uint32_t>* words)> legalize;
 };
 
 // The stage glslang calls |stage| ("vert", "frag", ...; GLSL's extensions).

@@ -5,12 +5,16 @@
 // the stage from the target profile (-T ps_6_0), the entry point (-E), and
 // NonUniformResourceIndex, which glslang 12 does not know, as NonUniform.
 
+#include <algorithm>
 #include <map>
 #include <regex>
 
 #include "glslang/Include/intermediate.h"
 #include "glslang/MachineIndependent/localintermediate.h"
 #include "io/glslang_frontend.h"
+#include "source/opt/build_module.h"
+#include "source/opt/ir_context.h"
+#include "spirv-tools/optimizer.hpp"
 #include "spirv_conv/target_env.h"
 
 namespace spirv_conv {
@@ -227,22 +231,134 @@ const std::map<std::string, std::string>& UnsupportedConstructs() {
   return kConstructs;
 }
 
+// The lines of |source| glslang's |message| points at ("a.hlsl:4: ..." and
+// "a.hlsl(4): error at column 32, ..."), in order, each once.
+std::vector<int> MessageLines(const std::string& message, const std::string& name) {
+  std::vector<int> lines;
+  const std::regex kPlace(std::regex_replace(name, std::regex(R"([.^$|()\[\]{}*+?\\])"), R"(\$&)") +
+                          R"((?::|\()([0-9]+))");
+  for (std::sregex_iterator it(message.begin(), message.end(), kPlace), end; it != end; ++it) {
+    const int line = std::stoi((*it)[1].str());
+    if (std::find(lines.begin(), lines.end(), line) == lines.end()) lines.push_back(line);
+  }
+  return lines;
+}
+
 // A sentence naming the first construct of UnsupportedConstructs() that
-// glslang's |message| quotes ("'WaveMatch' : no matching ..."), or "".
-std::string UnsupportedConstructNote(const std::string& message) {
-  for (size_t open = message.find('\''); open != std::string::npos;
-       open = message.find('\'', open + 1)) {
-    const size_t close = message.find('\'', open + 1);
-    if (close == std::string::npos) break;
-    const auto construct = UnsupportedConstructs().find(message.substr(open + 1, close - open - 1));
-    if (construct != UnsupportedConstructs().end()) {
-      return "\n  " + construct->second +
-             " is not supported by glslang's HLSL front end, which spirv-conv compiles HLSL "
-             "with; compile with DXC (-spirv) and pass the .spv";
+// glslang's |message| quotes ("'WaveMatch' : no matching ...") or that the
+// source lines it points at use (a type glslang fails to parse is only
+// "'declaration' : Expected"), or "".
+std::string UnsupportedConstructNote(const std::string& message, const std::string& name,
+                                     const std::string& source) {
+  std::vector<std::string> lines(1);
+  for (char c : source) {
+    if (c == '\n') {
+      lines.emplace_back();
+    } else {
+      lines.back() += c;
     }
-    open = close;
+  }
+  std::string suspects = message;
+  for (int line : MessageLines(message, name)) {
+    if (line >= 1 && line <= static_cast<int>(lines.size())) suspects += "\n" + lines[line - 1];
+  }
+  static const std::regex kIdentifier("[A-Za-z_][A-Za-z0-9_]*");
+  for (std::sregex_iterator it(suspects.begin(), suspects.end(), kIdentifier), end; it != end;
+       ++it) {
+    const auto construct = UnsupportedConstructs().find(it->str());
+    if (construct != UnsupportedConstructs().end()) {
+      return "\n  glslang's HLSL front end, which spirv-conv compiles HLSL with, does not "
+             "support " +
+             construct->second + "; compile with DXC (-spirv) and pass the .spv";
+    }
   }
   return "";
+}
+
+// Drops the operands of OpEntryPoint that name no instruction. Dead-function
+// elimination leaves them behind when it deletes the only users of global
+// variables glslang listed in a SPIR-V 1.4+ interface, and aggressive DCE
+// then dereferences the missing definition (glslang's test
+// hlsl.structbuffer.fn.frag).
+std::optional<std::string> DropUndefinedInterfaceIds(spv_target_env env,
+                                                     std::vector<uint32_t>* words) {
+  std::unique_ptr<spvtools::opt::IRContext> context =
+      spvtools::BuildModule(env, nullptr, words->data(), words->size());
+  if (context == nullptr) return std::string("the generated module does not parse");
+  bool changed = false;
+  for (spvtools::opt::Instruction& entry : context->module()->entry_points()) {
+    for (uint32_t operand = entry.NumInOperands(); operand-- > 3;) {
+      if (context->get_def_use_mgr()->GetDef(entry.GetSingleWordInOperand(operand)) == nullptr) {
+        entry.RemoveInOperand(operand);
+        changed = true;
+      }
+    }
+  }
+  if (changed) {
+    words->clear();
+    context->module()->ToBinary(words, false);
+  }
+  return std::nullopt;
+}
+
+// Runs |register_passes| on |words| in place; spirv-val checks the result later.
+std::optional<std::string> RunPasses(spv_target_env env, std::vector<uint32_t>* words,
+                                     const std::function<void(spvtools::Optimizer&)>& passes) {
+  spvtools::Optimizer optimizer(env);
+  std::string message;
+  optimizer.SetMessageConsumer(
+      [&message](spv_message_level_t level, const char*, const spv_position_t&, const char* text) {
+        if (level <= SPV_MSG_ERROR && message.empty()) message = text;
+      });
+  passes(optimizer);
+  spvtools::OptimizerOptions run_options;
+  run_options.set_run_validator(false);
+  std::vector<uint32_t> result;
+  if (!optimizer.Run(words->data(), words->size(), &result, run_options)) {
+    return message.empty() ? std::string("spirv-opt's legalization passes failed") : message;
+  }
+  *words = std::move(result);
+  return std::nullopt;
+}
+
+// glslang's legalization of HLSL (the pass list of its SpirvToolsTransform):
+// inlining, and opaque values (textures, samplers, buffers) forwarded out of
+// the local variables and parameters HLSL lets them pass through. Without it
+// most HLSL is not valid Vulkan SPIR-V; DXC legalizes as well. Run here, not
+// inside glslang, to repair the interface between its two halves.
+std::optional<std::string> Legalize(spv_target_env env, std::vector<uint32_t>* words) {
+  if (auto failure = RunPasses(env, words, [](spvtools::Optimizer& o) {
+        o.RegisterPass(spvtools::CreateWrapOpKillPass())
+            .RegisterPass(spvtools::CreateDeadBranchElimPass())
+            .RegisterPass(spvtools::CreateMergeReturnPass())
+            .RegisterPass(spvtools::CreateInlineExhaustivePass())
+            .RegisterPass(spvtools::CreateEliminateDeadFunctionsPass());
+      })) {
+    return failure;
+  }
+  if (auto failure = DropUndefinedInterfaceIds(env, words)) return failure;
+  return RunPasses(env, words, [](spvtools::Optimizer& o) {
+    o.RegisterPass(spvtools::CreateScalarReplacementPass())
+        .RegisterPass(spvtools::CreateLocalAccessChainConvertPass())
+        .RegisterPass(spvtools::CreateLocalSingleBlockLoadStoreElimPass())
+        .RegisterPass(spvtools::CreateLocalSingleStoreElimPass())
+        .RegisterPass(spvtools::CreateSimplificationPass())
+        .RegisterPass(spvtools::CreateAggressiveDCEPass())
+        .RegisterPass(spvtools::CreateVectorDCEPass())
+        .RegisterPass(spvtools::CreateDeadInsertElimPass())
+        .RegisterPass(spvtools::CreateAggressiveDCEPass())
+        .RegisterPass(spvtools::CreateDeadBranchElimPass())
+        .RegisterPass(spvtools::CreateBlockMergePass())
+        .RegisterPass(spvtools::CreateLocalMultiStoreElimPass())
+        .RegisterPass(spvtools::CreateIfConversionPass())
+        .RegisterPass(spvtools::CreateSimplificationPass())
+        .RegisterPass(spvtools::CreateAggressiveDCEPass())
+        .RegisterPass(spvtools::CreateVectorDCEPass())
+        .RegisterPass(spvtools::CreateDeadInsertElimPass())
+        .RegisterPass(spvtools::CreateInterpolateFixupPass())
+        .RegisterPass(spvtools::CreateAggressiveDCEPass())
+        .RegisterPass(spvtools::CreateCFGCleanupPass());
+  });
 }
 
 }  // namespace
@@ -264,17 +380,27 @@ Expected<CompiledSource> WordsFromHlsl(const std::string& name, const std::strin
   // glslang's GLSL front end does: its HLSL one writes BufferBlock, which
   // SPIR-V 1.4 removed, for every version (spirv-val rejects the module).
   const bool storage_buffer_class = SpirvVersionWordOf(env) >= 0x00010300u;
-  job.rewrite = [storage_buffer_class](glslang::TIntermediate& tree) {
+  // glslang wraps a missing -E function in an empty entry point; the parser
+  // counts the entry functions it found.
+  bool entry_point_found = true;
+  job.rewrite = [storage_buffer_class, &entry_point_found](glslang::TIntermediate& tree) {
+    entry_point_found = tree.getNumEntryPoints() > 0;
     if (storage_buffer_class) tree.setUseStorageBuffer();
     if (tree.getTreeRoot() == nullptr) return;
     NonUniformRewrite rewrite;
     tree.getTreeRoot()->traverse(&rewrite);
   };
+  job.legalize = [env](std::vector<uint32_t>* words) { return Legalize(env, words); };
   Expected<CompiledSource> compiled = CompileWithGlslang(name, source, env, options, job);
   if (!compiled) {
     Error error = compiled.error();
-    error.message += UnsupportedConstructNote(error.message);
+    error.message += UnsupportedConstructNote(error.message, name, source);
     return error;
+  }
+  if (!entry_point_found) {
+    return MakeError(ExitCode::kBadInput, name,
+                     "no entry point function '" + job.entry_point +
+                         "': pass -E with the name of the shader's entry function");
   }
   return compiled;
 }

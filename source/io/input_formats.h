@@ -35,7 +35,8 @@ Expected<SourceLanguage> DetectLanguage(const std::string& name, const std::stri
 std::string GlslStageFromFileName(const std::string& name);
 
 // The stage named before an HLSL file's extension, in DXC's profile prefix or
-// GLSL's name ("frag" for "a.ps.hlsl" and "a.frag.hlsl"), or "".
+// GLSL's name ("frag" for "a.ps.hlsl" and "a.frag.hlsl"), or by a GLSL stage
+// extension ("a.frag" read with --language hlsl), or "".
 std::string HlslStageFromFileName(const std::string& name);
 
 // A shader source compiled to SPIR-V, with the files it was read from.

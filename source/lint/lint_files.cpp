@@ -32,7 +32,11 @@ bool IsShaderFile(const std::filesystem::path& path, const LintInputOptions& inp
       extension == ".spvas") {
     return true;
   }
-  if (extension == ".glsl") return input.glsl_files_without_stage;
+  if (extension == ".glsl") return input.sources_without_stage;
+  if (extension == ".hlsl") {
+    return input.sources_without_stage ||
+           !io::HlslStageFromFileName(path.filename().string()).empty();
+  }
   return !io::GlslStageFromFileName(path.filename().string()).empty();
 }
 
@@ -47,6 +51,7 @@ FileFindings LintFile(const std::string& path, const LintInputOptions& input,
     result.error = module.error();
     return result;
   }
+  result.source_files = module->binary().source_files;
   Expected<std::unique_ptr<UniformityInfo>> info =
       UniformityInfo::Compute(&module->ir(), options.uniformity);
   if (!info) {

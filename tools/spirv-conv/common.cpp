@@ -35,8 +35,7 @@ void AddInputFlags(CLI::App* command, InputFlags* flags) {
                    "HLSL: target profile as in DXC (ps_6_0, vs_6_0, cs_6_0, gs, hs, ds, ms, as), "
                    "which gives the stage. Default: --stage, else the name (blur.cs.hlsl)")
       ->group("Input");
-  command
-      ->add_option("-E", flags->entry_point, "HLSL: entry point function (default: main)")
+  command->add_option("-E", flags->entry_point, "HLSL: entry point function (default: main)")
       ->group("Input");
   command->add_option("-I", flags->include_dirs, "GLSL/HLSL: add an #include search directory")
       ->group("Input")
@@ -99,6 +98,33 @@ Expected<LoadOptions> ToLoadOptions(const InputFlags& flags) {
   options.source.defines = flags.defines;
   options.source.debug_info = flags.debug_info;
   return options;
+}
+
+namespace {
+
+// |path| escaped for a Make rule: blanks and '#' behind a backslash, '$' doubled.
+std::string MakeEscaped(const std::string& path) {
+  std::string escaped;
+  for (char c : path) {
+    if (c == ' ' || c == '\t' || c == '#') escaped += '\\';
+    if (c == '$') escaped += '$';
+    escaped += c;
+  }
+  return escaped;
+}
+
+}  // namespace
+
+std::string DependencyRules(const std::vector<DependencyRule>& rules) {
+  std::string text;
+  for (const DependencyRule& rule : rules) {
+    text += MakeEscaped(rule.target) + ":";
+    for (const std::string& dependency : rule.dependencies) {
+      text += " \\\n  " + MakeEscaped(dependency);
+    }
+    text += "\n";
+  }
+  return text;
 }
 
 void AddFilesOption(CLI::App* command, std::vector<std::string>* files) {

@@ -42,6 +42,17 @@ void AddInputFlags(CLI::App* command, InputFlags* flags);
 // Turns |flags| into LoadOptions; a bad --target-env is a usage error.
 Expected<LoadOptions> ToLoadOptions(const InputFlags& flags);
 
+// One rule of a Make-style dependency file (--depfile): |target| is out of
+// date when one of |dependencies| changes.
+struct DependencyRule {
+  std::string target;
+  std::vector<std::string> dependencies;
+};
+
+// The rules as compilers write depfiles (-MD): "target: dep ...", paths with
+// blanks and '#' escaped by a backslash and '$' doubled.
+std::string DependencyRules(const std::vector<DependencyRule>& rules);
+
 // Adds the required positional FILE... argument.
 void AddFilesOption(CLI::App* command, std::vector<std::string>* files);
 

@@ -37,7 +37,9 @@ Command AddLintCommand(CLI::App& app) {
     std::string format = "text";
     std::vector<std::string> rules;
     unsigned jobs = 1;
+    std::string depfile;
     bool werror = false;
+    bool exit_zero = false;
     bool no_group = false;
   };
   auto flags = std::make_shared<Flags>();
@@ -48,8 +50,9 @@ Command AddLintCommand(CLI::App& app) {
       "error-level finding remains (--werror: also a warning), 2 for bad input.");
   command
       ->add_option("FILE|DIR", flags->paths,
-                   "Inputs: SPIR-V binary or assembly, GLSL, or directories searched for them "
-                   "(.spv .spvasm and GLSL stage extensions); - for stdin")
+                   "Inputs: SPIR-V binary or assembly, GLSL, HLSL, or directories searched for "
+                   "them (.spv .spvasm, GLSL stage extensions, .hlsl named after a stage as in "
+                   "a.ps.hlsl); - for stdin")
       ->required();
   command->add_option("-o", flags->output, "Report file (default: - for stdout)");
   command
@@ -58,6 +61,11 @@ Command AddLintCommand(CLI::App& app) {
                    "docs/sarif.md)")
       ->check(CLI::IsMember({"text", "json", "sarif"}));
   command->add_flag("--werror", flags->werror, "Exit 1 on warnings too");
+  command->add_flag("--exit-zero", flags->exit_zero,
+                    "Exit 0 whatever the findings (for a report step; bad input still exits 2)");
+  command->add_option("--depfile", flags->depfile,
+                      "Also write a Make-style dependency file: the report (-o) depends on every "
+                      "input and the files GLSL/HLSL inputs #include (for CMake's DEPFILE)");
   command->add_flag("--no-group", flags->no_group,
                     "One finding per site: do not merge findings of a rule with the same "
                     "explanation into one with more sites");
@@ -81,7 +89,8 @@ Command AddLintCommand(CLI::App& app) {
     }
     LintInputOptions input;
     input.module = flags->analysis.ToModuleOptions(*load);
-    input.glsl_files_without_stage = !flags->analysis.input.stage.empty();
+    input.sources_without_stage =
+        !flags->analysis.input.stage.empty() || !flags->analysis.input.profile.empty();
 
     int exit_code = 0;
     std::vector<std::string> paths;
@@ -89,8 +98,9 @@ Command AddLintCommand(CLI::App& app) {
       std::error_code error;
       const std::vector<std::string> found = ExpandLintInputs({path}, input);
       if (found.empty() && std::filesystem::is_directory(path, error)) {
-        exit_code = Worst(exit_code, Report(MakeError(ExitCode::kBadInput, path,
-                                                      "no SPIR-V or GLSL files in the directory")));
+        exit_code =
+            Worst(exit_code, Report(MakeError(ExitCode::kBadInput, path,
+                                              "no SPIR-V, GLSL or HLSL files in the directory")));
       }
       paths.insert(paths.end(), found.begin(), found.end());
     }
@@ -104,8 +114,8 @@ Command AddLintCommand(CLI::App& app) {
         continue;
       }
       for (const Finding& finding : file.findings) {
-        if (finding.severity == Severity::kError ||
-            (flags->werror && finding.severity == Severity::kWarning)) {
+        if (!flags->exit_zero && (finding.severity == Severity::kError ||
+                                  (flags->werror && finding.severity == Severity::kWarning))) {
           exit_code = Worst(exit_code, static_cast<int>(ExitCode::kFindings));
         }
       }
@@ -124,6 +134,19 @@ Command AddLintCommand(CLI::App& app) {
     }
     Status written = WriteOutput(flags->output, report, paths);
     if (!written) return Worst(exit_code, Report(written.error()));
+    if (!flags->depfile.empty()) {
+      DependencyRule rule{flags->output, {}};
+      for (const FileFindings& file : results) {
+        if (file.source_files.empty()) {
+          rule.dependencies.push_back(file.file);
+        } else {
+          rule.dependencies.insert(rule.dependencies.end(), file.source_files.begin(),
+                                   file.source_files.end());
+        }
+      }
+      written = WriteOutput(flags->depfile, DependencyRules({rule}), paths);
+      if (!written) return Worst(exit_code, Report(written.error()));
+    }
     return exit_code;
   };
 }

@@ -65,6 +65,7 @@ Command AddOptCommand(CLI::App& app) {
     bool lower_nonuniform = false;
     std::string device;
     std::string report;
+    std::string depfile;
     bool optimize = false;
     std::string spirv_opt_passes;
     bool strict = false;
@@ -90,6 +91,9 @@ Command AddOptCommand(CLI::App& app) {
   command->add_flag("-v,--verbose", flags->verbose,
                     "Print one line per module written (what the passes did); twice (-vv), also "
                     "one line per spirv-opt pass");
+  command->add_option("--depfile", flags->depfile,
+                      "Also write a Make-style dependency file: each output depends on its "
+                      "GLSL/HLSL input and every file it #includes (for CMake's DEPFILE, Ninja)");
   AddInputFlags(command, &flags->input);
 
   // Control flow (docs/structurize.md): first of all.
@@ -248,6 +252,7 @@ Command AddOptCommand(CLI::App& app) {
     if (any_optimizer_pass && pipeline.optimizer.isolate_passes) StartOptimizerWorker();
 
     int exit_code = 0;
+    std::vector<DependencyRule> dependencies;
     for (size_t i = 0; i < flags->files.size(); ++i) {
       const std::string& file = flags->files[i];
       Expected<SpirvBinary> binary = LoadSpirv(file, *options);
@@ -290,7 +295,13 @@ Command AddOptCommand(CLI::App& app) {
                   << TargetEnvName(binary->target_env) << ", " << changes.size() << " changes"
                   << OptimizerSummary(optimizer_passes) << "\n";
       }
+      dependencies.push_back({path, binary->source_files.empty() ? std::vector<std::string>{file}
+                                                                 : binary->source_files});
       report.push_back({binary->name, path, "", std::move(changes), std::move(optimizer_passes)});
+    }
+    if (!flags->depfile.empty() && exit_code == 0) {
+      Status written = WriteOutput(flags->depfile, DependencyRules(dependencies), flags->files);
+      if (!written) exit_code = Worst(exit_code, Report(written.error()));
     }
     if (!flags->report.empty()) {
       Status written = WriteOutput(flags->report, RenderPassReport(report), flags->files);
