@@ -312,6 +312,31 @@ class BadInputMixin:
     def test_glsl_without_stage(self):
         self.check_rejected(self.write("shader.glsl", FRAG), r"--stage")
 
+    def test_hlsl_without_stage(self):
+        self.check_rejected(self.write("shader.hlsl", HLSL_COMPUTE), r"pass -T \(ps_6_0")
+
+    def test_hlsl_profile_contradicts_stage(self):
+        self.check_rejected(self.write("shader.hlsl", HLSL_COMPUTE),
+                            r": --stage frag contradicts -T cs_6_0$", "-T", "cs_6_0",
+                            "--stage", "frag")
+
+    def test_hlsl_missing_entry_point(self):
+        self.check_rejected(self.write("shader.cs.hlsl", HLSL_COMPUTE),
+                            r"no entry point function 'CSMain'", "-E", "CSMain")
+
+    def test_hlsl_compile_error_names_unsupported_construct(self):
+        name = self.write("match.cs.hlsl", HLSL_COMPUTE.replace("WaveActiveSum(id.x)",
+                                                               "WaveMatch(id.x).x"))
+        result = self.run_command(name)
+        self.assertEqual(result.code, 2, result)
+        lines = result.err.splitlines()
+        self.assertEqual(lines[0], ERROR_PREFIX + name + ": HLSL compilation failed:")
+        self.assertRegex(lines[1], r"^  ERROR: match\.cs\.hlsl:4: 'WaveMatch' : ")
+        self.assertEqual(lines[-1], "  glslang's HLSL front end, which spirv-conv compiles HLSL "
+                                    "with, does not support WaveMatch (Shader Model 6.5); compile "
+                                    "with DXC (-spirv) and pass the .spv")
+        self.assertFalse(self.exists("out.spv"))
+
     def test_glsl_built_ins_glslang_cannot_parse(self):
         # glslang prints its whole built-in declarations to stdout when it
         # cannot parse them (#version 110 for OpenGL SPIR-V): stdout stays the
@@ -331,6 +356,61 @@ class BadInputMixin:
         self.assertEqual(result.code, 2, result)
         self.assert_one_error_line(result, "<stdin>")
         self.assertFalse(self.exists("out.spv"))
+
+
+# A compute shader in HLSL whose entry point is main.
+HLSL_COMPUTE = """RWStructuredBuffer<uint> sums : register(u0);
+[numthreads(64, 1, 1)]
+void main(uint3 id : SV_DispatchThreadID) {
+  sums[id.x] = WaveActiveSum(id.x);
+}
+"""
+
+
+class HlslInputTests(CliTestCase):
+    def test_every_command_reads_hlsl(self):
+        name = self.write("sums.cs.hlsl", HLSL_COMPUTE)
+        self.assertEqual(self.conv("validate", name).code, 0)
+        self.assertEqual(self.conv("lint", "-g", name).code, 0)
+        self.assertEqual(self.conv("cfg", name).code, 0)
+        self.assertEqual(self.conv("dis", name).code, 0)
+        report = json.loads(self.conv("uniformity", "--format", "json", name).out)
+        self.assertEqual([f["name"] for f in report["functions"]], ["main"])
+        result = self.conv("opt", "-O", name, "-o", "sums.spv")
+        self.assertEqual(result.code, 0, result)
+        self.assertEqual(self.conv("validate", "sums.spv").code, 0)
+
+    def test_stdin_with_language_profile_and_entry(self):
+        source = HLSL_COMPUTE.replace("void main(", "void CSMain(").encode()
+        result = self.conv("dis", "--language", "hlsl", "-T", "cs_6_0", "-E", "CSMain", "-",
+                           stdin=source)
+        self.assertEqual(result.code, 0, result)
+        self.assertIn(b'OpEntryPoint GLCompute %CSMain "CSMain"', result.out)
+        # Without --language, HLSL on stdin is not recognised: one line says how.
+        result = self.conv("dis", "-", stdin=source)
+        self.assertEqual(result.code, 2, result)
+        self.assertIn("--language hlsl", result.err)
+
+    def test_depfile_lists_the_includes(self):
+        self.write("inc/common.hlsli", "static const uint kScale = 2;\n")
+        name = self.write("sums.cs.hlsl", '#include "inc/common.hlsli"\n' +
+                          HLSL_COMPUTE.replace("WaveActiveSum(id.x)", "id.x * kScale"))
+        result = self.conv("opt", name, "-o", "out dir.spv", "--depfile", "out.d")
+        self.assertEqual(result.code, 0, result)
+        self.assertEqual(self.read("out.d").decode(),
+                         "out\\ dir.spv: \\\n  sums.cs.hlsl \\\n  ./inc/common.hlsli\n")
+        result = self.conv("lint", name, "-o", "report.txt", "--depfile", "lint.d")
+        self.assertEqual(result.code, 0, result)
+        self.assertEqual(self.read("lint.d").decode(),
+                         "report.txt: \\\n  sums.cs.hlsl \\\n  ./inc/common.hlsli\n")
+
+    def test_lint_exit_zero(self):
+        # dFdx where a fragment input sent only some pixels: an error-level finding.
+        name = self.write("d.frag", UNIFORMITY_FRAG.replace("if (v > 0.5) b = 2.0;",
+                                                            "if (v > 0.5) b = dFdx(v);"))
+        self.assertEqual(self.conv("lint", name).code, 1)
+        self.assertEqual(self.conv("lint", "--exit-zero", name).code, 0)
+        self.assertEqual(self.conv("lint", "--exit-zero", "missing.frag").code, 2)
 
 
 class ValidateBadInputTests(BadInputMixin, CliTestCase):

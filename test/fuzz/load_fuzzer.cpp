@@ -1,8 +1,9 @@
 // Copyright (c) 2026 The spirv-conv authors
 // SPDX-License-Identifier: Apache-2.0
 //
-// Fuzz target for the module loader. Built twice: as binary_load_fuzzer
-// (input read as a SPIR-V binary) and assembly_load_fuzzer (as assembly).
+// Fuzz target for the module loader. Built three times: as binary_load_fuzzer
+// (input read as a SPIR-V binary), assembly_load_fuzzer (as assembly) and
+// hlsl_load_fuzzer (as an HLSL pixel shader).
 // Whatever the input, loading must end in a value or an Error, never a crash;
 // every module the validator accepts must survive the IR round trip word for
 // word; the --skip-validation path must not crash either.
@@ -19,7 +20,7 @@
 #include "spirv_conv/validate.h"
 
 #ifndef SPIRV_CONV_FUZZ_INPUT_NAME
-#error "SPIRV_CONV_FUZZ_INPUT_NAME names the input kind (fuzz.spv or fuzz.spvasm)"
+#error "SPIRV_CONV_FUZZ_INPUT_NAME names the input kind (fuzz.spv, fuzz.spvasm, fuzz.ps.hlsl)"
 #endif
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
