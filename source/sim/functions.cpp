@@ -325,7 +325,14 @@ Status FunctionDecoder::DecodeInst(Instruction& inst, uint32_t block) {
       }
       break;
     }
-    case Family::kGlsl:
+    case Family::kGlsl: {
+      // Ldexp's exponent may be a 64-bit integer: its component width, after
+      // the first argument's component count (glsl_std450.cpp).
+      auto ldexp_exponent_width = [&] {
+        if ((d.aux & kExtOpMask) == GLSLstd450Ldexp && inst.NumInOperands() > 3) {
+          ops.push_back(d_.Type(d_.TypeOfId(in(3))).width);
+        }
+      };
       if (in(0) == d_.opencl_import && in(0)) {
         d.aux = in(1);
         d.family = OpenClFamily(&d.aux);
@@ -335,6 +342,7 @@ Status FunctionDecoder::DecodeInst(Instruction& inst, uint32_t block) {
         d.ops += 2;
         d.num_ops -= 2;
         if (inst.NumInOperands() > 2) ops.push_back(Comps(in(2)));
+        ldexp_exponent_width();
         // Then per argument (ext_map.h, ArgInfo): a pointer's pointee layout, a
         // value's component width, 0 for a literal (vloadn's n, a rounding mode).
         for (uint32_t i = 2; d.family == Family::kOpenCL && i < inst.NumInOperands(); ++i) {
@@ -356,6 +364,7 @@ Status FunctionDecoder::DecodeInst(Instruction& inst, uint32_t block) {
       d.ops += 2;
       d.num_ops -= 2;
       if (inst.NumInOperands() > 2) ops.push_back(Comps(in(2)));
+      ldexp_exponent_width();
       if (d.aux == GLSLstd450Modf || d.aux == GLSLstd450Frexp) {
         ops.push_back(d_.id_layout[in(3)]);  // where the second result is stored
       }
@@ -365,6 +374,7 @@ Status FunctionDecoder::DecodeInst(Instruction& inst, uint32_t block) {
                                                : d_.Type(t.members[1]).width);
       }
       break;
+    }
     case Family::kBarrier: {
       bool known = false;
       d.aux = static_cast<uint32_t>(d_.ConstantValue(in(0), &known));

@@ -256,17 +256,24 @@ bool ExecGlsl(const Exec& e) {
     case GLSLstd450Fma:
       FloatMap<3>(e, [](double a, double b, double c) { return std::fma(a, b, c); });
       return true;
-    case GLSLstd450Ldexp:
+    case GLSLstd450Ldexp: {
+      // x * 2^exp with exp of any integer width (functions.cpp records it):
+      // a 64-bit exponent is not truncated. Beyond +-4096 every finite x
+      // over- or underflows even in double, so clamping keeps the result
+      // and std::ldexp's int exponent.
+      const uint32_t exponent_width = e.Op(e.inst.num_ops + 1);
       for (uint32_t c = 0; c < e.inst.comps; ++c) {
         const uint64_t* x = e.R(ArgSlot(e, 0, c));
         const uint64_t* ex = e.R(ArgSlot(e, 1, c));
         uint64_t* d = e.R(e.inst.result + c);
         ForEachLane(e.lanes, [&](uint32_t l) {
-          const int exponent = static_cast<int>(SignExtend(ex[l], 32));
-          d[l] = FromDouble(std::ldexp(ToDouble(x[l], e.inst.width), exponent), e.inst.width);
+          const int64_t exponent = SignExtend(ex[l], exponent_width);
+          const int clamped = static_cast<int>(std::clamp<int64_t>(exponent, -4096, 4096));
+          d[l] = FromDouble(std::ldexp(ToDouble(x[l], e.inst.width), clamped), e.inst.width);
         });
       }
       return true;
+    }
     case GLSLstd450SAbs:
       IntMap<1>(e, true, [](int64_t x, int64_t, int64_t) { return x < 0 ? -x : x; });
       return true;

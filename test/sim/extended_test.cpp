@@ -223,6 +223,115 @@ void main() {
   EXPECT_EQ(RunGlsl(glsl, {Words(0, in)}, Options(Model::kMaximal)), expected);
 }
 
+// GLSL.std.450 Ldexp takes an exponent of any integer width: x * 2^exp.
+// Both exponents below are far below -126 (and -1022), where the spec lets
+// the result flush to zero: -1.0 * 2^(-(2^32) + 5) is -0.0, 1.5 *
+// 2^(-(2^33) + 2) is +0.0, for float and double, scalar and vector. An
+// exponent cut to 32 bits would give -1.0 * 2^5 = -32.0 and 1.5 * 2^2 = 6.0.
+// (The other GLSL.std.450 and OpenCL.std integer operands are 32-bit by
+// their specs, or read at their own width: FindILsb/FindSMsb/FindUMsb,
+// OpenCL's ldexp and pown take 32-bit ints; SAbs, SMin, ... use IntMap.)
+TEST(SimExtended, LdexpWithA64BitExponent) {
+  const char* module = R"(; Version: 1.0
+OpCapability Shader
+OpCapability Int64
+OpCapability Float64
+%glsl = OpExtInstImport "GLSL.std.450"
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main"
+OpExecutionMode %main LocalSize 1 1 1
+OpDecorate %runtime ArrayStride 4
+OpMemberDecorate %Out 0 Offset 0
+OpDecorate %Out BufferBlock
+OpDecorate %out DescriptorSet 0
+OpDecorate %out Binding 0
+OpMemberDecorate %In 0 Offset 0
+OpMemberDecorate %In 1 Offset 4
+OpMemberDecorate %In 2 Offset 8
+OpMemberDecorate %In 3 Offset 16
+OpMemberDecorate %In 4 Offset 24
+OpDecorate %In BufferBlock
+OpDecorate %in DescriptorSet 0
+OpDecorate %in Binding 1
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%uint = OpTypeInt 32 0
+%int = OpTypeInt 32 1
+%long = OpTypeInt 64 1
+%float = OpTypeFloat 32
+%double = OpTypeFloat 64
+%v2float = OpTypeVector %float 2
+%v2long = OpTypeVector %long 2
+%v2uint = OpTypeVector %uint 2
+%runtime = OpTypeRuntimeArray %uint
+%Out = OpTypeStruct %runtime
+%In = OpTypeStruct %float %float %double %long %long
+%p_out = OpTypePointer Uniform %Out
+%p_in = OpTypePointer Uniform %In
+%p_uint = OpTypePointer Uniform %uint
+%p_float = OpTypePointer Uniform %float
+%p_double = OpTypePointer Uniform %double
+%p_long = OpTypePointer Uniform %long
+%out = OpVariable %p_out Uniform
+%in = OpVariable %p_in Uniform
+%i0 = OpConstant %int 0
+%i1 = OpConstant %int 1
+%i2 = OpConstant %int 2
+%i3 = OpConstant %int 3
+%i4 = OpConstant %int 4
+%i5 = OpConstant %int 5
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%pa = OpAccessChain %p_float %in %i0
+%a = OpLoad %float %pa
+%pb = OpAccessChain %p_float %in %i1
+%b = OpLoad %float %pb
+%pc = OpAccessChain %p_double %in %i2
+%c = OpLoad %double %pc
+%pe0 = OpAccessChain %p_long %in %i3
+%e0 = OpLoad %long %pe0
+%pe1 = OpAccessChain %p_long %in %i4
+%e1 = OpLoad %long %pe1
+%ra = OpExtInst %float %glsl Ldexp %a %e0
+%rb = OpExtInst %float %glsl Ldexp %b %e1
+%rc = OpExtInst %double %glsl Ldexp %c %e0
+%va = OpCompositeConstruct %v2float %a %b
+%ve = OpCompositeConstruct %v2long %e0 %e1
+%rv = OpExtInst %v2float %glsl Ldexp %va %ve
+%wa = OpBitcast %uint %ra
+%wb = OpBitcast %uint %rb
+%wc = OpBitcast %v2uint %rc
+%wc0 = OpCompositeExtract %uint %wc 0
+%wc1 = OpCompositeExtract %uint %wc 1
+%wv = OpBitcast %v2uint %rv
+%wv0 = OpCompositeExtract %uint %wv 0
+%wv1 = OpCompositeExtract %uint %wv 1
+%o0 = OpAccessChain %p_uint %out %i0 %i0
+OpStore %o0 %wa
+%o1 = OpAccessChain %p_uint %out %i0 %i1
+OpStore %o1 %wb
+%o2 = OpAccessChain %p_uint %out %i0 %i2
+OpStore %o2 %wc0
+%o3 = OpAccessChain %p_uint %out %i0 %i3
+OpStore %o3 %wc1
+%o4 = OpAccessChain %p_uint %out %i0 %i4
+OpStore %o4 %wv0
+%o5 = OpAccessChain %p_uint %out %i0 %i5
+OpStore %o5 %wv1
+OpReturn
+OpFunctionEnd
+)";
+  // a = -1.0f, b = 1.5f, c = -1.0, e0 = -(2^32) + 5, e1 = -(2^33) + 2.
+  const std::vector<uint32_t> in = {0xBF800000, 0x3FC00000, 0x00000000, 0xBFF00000,
+                                    0x00000005, 0xFFFFFFFF, 0x00000002, 0xFFFFFFFE};
+  Expected<sim::RunResult> result = RunBinary(
+      MustLoad("ldexp.spvasm", module), {Zeros(0, 6), Words(1, in)}, Options(Model::kMaximal));
+  ASSERT_TRUE(result.ok()) << result.error().message;
+  const std::vector<uint32_t> expected = {0x80000000, 0x00000000, 0x00000000,
+                                          0x80000000, 0x80000000, 0x00000000};
+  EXPECT_EQ(WordsOf(*result, 0), expected);
+}
+
 }  // namespace
 }  // namespace test
 }  // namespace spirv_conv
