@@ -22,6 +22,12 @@ namespace {
 bool SupportedCapability(spv::Capability c) {
   static const std::set<spv::Capability> kSupported = {
       spv::Capability::Shader,
+      // SPV_KHR_float_controls: the execution modes say what each requires.
+      spv::Capability::DenormPreserve,
+      spv::Capability::DenormFlushToZero,
+      spv::Capability::SignedZeroInfNanPreserve,
+      spv::Capability::RoundingModeRTE,
+      spv::Capability::RoundingModeRTZ,
       spv::Capability::Matrix,
       spv::Capability::Int8,
       spv::Capability::Int16,
@@ -90,7 +96,19 @@ Status Decoder::DecodeGlobals(uint32_t entry_function) {
   for (const auto& inst : context_.module()->execution_modes()) {
     if (inst.GetSingleWordInOperand(0) != entry_function) continue;
     const uint32_t mode = inst.GetSingleWordInOperand(1);
-    if (mode == uint32_t(spv::ExecutionMode::LocalSize) && !size_from_builtin) {
+    if (mode == uint32_t(spv::ExecutionMode::DenormFlushToZero)) {
+      const uint32_t width = inst.GetSingleWordInOperand(2);
+      (width == 64   ? program_.float_controls.flush_denormals_64
+       : width == 32 ? program_.float_controls.flush_denormals_32
+                     : program_.float_controls.flush_denormals_16) = true;
+    } else if (mode == uint32_t(spv::ExecutionMode::RoundingModeRTZ)) {
+      // Arithmetic is computed in double and rounded once to nearest: the
+      // exact result's side, which rounding toward zero needs, is lost when
+      // the double itself was rounded (1.0f - 2^-60).
+      return Unsupported("execution mode RoundingModeRTZ for " +
+                         std::to_string(inst.GetSingleWordInOperand(2)) +
+                         "-bit floats (round toward zero)");
+    } else if (mode == uint32_t(spv::ExecutionMode::LocalSize) && !size_from_builtin) {
       for (uint32_t i = 0; i < 3; ++i) program_.local_size[i] = inst.GetSingleWordInOperand(2 + i);
     } else if (mode == uint32_t(spv::ExecutionMode::LocalSizeId) && !size_from_builtin) {
       for (uint32_t i = 0; i < 3; ++i) {

@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/scalar.h"
+
 namespace spirv_conv {
 namespace sim {
 
@@ -196,9 +198,10 @@ class Program {
   uint32_t workgroup_bytes = 0;
   uint32_t constant_bytes = 0;  // Kernel modules: UniformConstant variables (region 1)
   std::array<uint32_t, 3> local_size{1, 1, 1};
-  uint32_t num_blocks = 0;    // over all functions
-  bool kernel = false;        // a Kernel entry point (OpenCL)
-  uint32_t address_bits = 0;  // Physical32/64: 32 or 64 (size_t); Logical: 0
+  uint32_t num_blocks = 0;       // over all functions
+  bool kernel = false;           // a Kernel entry point (OpenCL)
+  FloatControls float_controls;  // the entry point's DenormFlushToZero modes
+  uint32_t address_bits = 0;     // Physical32/64: 32 or 64 (size_t); Logical: 0
 };
 
 }  // namespace sim

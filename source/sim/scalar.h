@@ -8,6 +8,7 @@
 #ifndef SOURCE_SIM_SCALAR_H_
 #define SOURCE_SIM_SCALAR_H_
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 
@@ -29,34 +30,65 @@ float HalfToFloat(uint16_t half);
 uint16_t DoubleToHalf(double value, Rounding mode);  // rounded once, from the exact value
 uint16_t FloatToHalf(float value);                   // round to nearest even
 
-inline double ToDouble(uint64_t bits, uint32_t width) {
-  if (width == 64) {
-    double d;
-    std::memcpy(&d, &bits, 8);
-    return d;
+// The float controls (SPV_KHR_float_controls) of the entry point being run:
+// which component widths flush denormals to zero (DenormFlushToZero).
+// Arithmetic reads and writes floats through ToDouble and FromDouble, which
+// apply it; instructions that only move values (loads, stores, OpCopyObject,
+// composites, OpSelect, OpPhi, OpBitcast) copy bits and keep a denormal, as
+// the Vulkan spec's "Precision and Operation of SPIR-V Instructions" requires.
+// Set by sim::Run for the duration of a run (FloatControlsScope).
+struct FloatControls {
+  bool flush_denormals_16 = false;
+  bool flush_denormals_32 = false;
+  bool flush_denormals_64 = false;
+  bool Flushes(uint32_t width) const {
+    return width == 64 ? flush_denormals_64 : width == 32 ? flush_denormals_32 : flush_denormals_16;
   }
-  if (width == 32) {
+};
+
+inline FloatControls& ActiveFloatControls() {
+  static thread_local FloatControls controls;
+  return controls;
+}
+
+// |value| with a denormal of |width| replaced by a zero of its sign.
+inline double FlushDenormal(double value, uint32_t width) {
+  const double smallest_normal = width == 64 ? 0x1p-1022 : width == 32 ? 0x1p-126 : 0x1p-14;
+  return value != 0 && std::fabs(value) < smallest_normal ? std::copysign(0.0, value) : value;
+}
+
+inline double ToDouble(uint64_t bits, uint32_t width) {
+  double value;
+  if (width == 64) {
+    std::memcpy(&value, &bits, 8);
+  } else if (width == 32) {
     const uint32_t b = static_cast<uint32_t>(bits);
     float f;
     std::memcpy(&f, &b, 4);
-    return f;
+    value = f;
+  } else {
+    value = HalfToFloat(static_cast<uint16_t>(bits));
   }
-  return HalfToFloat(static_cast<uint16_t>(bits));
+  return ActiveFloatControls().Flushes(width) ? FlushDenormal(value, width) : value;
 }
 
 inline uint64_t FromDouble(double value, uint32_t width) {
+  const bool flush = ActiveFloatControls().Flushes(width);
   if (width == 64) {
+    if (flush) value = FlushDenormal(value, 64);
     uint64_t bits;
     std::memcpy(&bits, &value, 8);
     return bits;
   }
-  const float f = static_cast<float>(value);
+  float f = static_cast<float>(value);
   if (width == 32) {
+    if (flush) f = static_cast<float>(FlushDenormal(f, 32));
     uint32_t bits;
     std::memcpy(&bits, &f, 4);
     return bits;
   }
-  return FloatToHalf(f);
+  const uint16_t half = FloatToHalf(f);
+  return flush ? FloatToHalf(static_cast<float>(FlushDenormal(HalfToFloat(half), 16))) : half;
 }
 
 }  // namespace sim

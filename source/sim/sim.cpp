@@ -134,8 +134,27 @@ std::vector<ResourceInfo> Resources(const Program& program) {
 
 std::array<uint32_t, 3> LocalSize(const Program& program) { return program.local_size; }
 
+namespace {
+
+// The program's float controls for the arithmetic of one run (scalar.h).
+class FloatControlsScope {
+ public:
+  explicit FloatControlsScope(const FloatControls& controls) : saved_(ActiveFloatControls()) {
+    ActiveFloatControls() = controls;
+  }
+  ~FloatControlsScope() { ActiveFloatControls() = saved_; }
+  FloatControlsScope(const FloatControlsScope&) = delete;
+  FloatControlsScope& operator=(const FloatControlsScope&) = delete;
+
+ private:
+  FloatControls saved_;
+};
+
+}  // namespace
+
 Expected<RunResult> Run(const Program& p, const std::vector<Buffer>& inputs,
                         const RunOptions& options) {
+  const FloatControlsScope float_controls(p.float_controls);
   const uint32_t s = options.subgroup_size;
   if (s < 4 || s > kMaxSubgroupSize || (s & (s - 1)) != 0) {
     return MakeError(ExitCode::kBadInput, "", "subgroup size must be a power of two in [4, 128]");

@@ -332,6 +332,102 @@ OpFunctionEnd
   EXPECT_EQ(WordsOf(*result, 0), expected);
 }
 
+// SPV_KHR_float_controls: the module below, run once with
+// DenormFlushToZero 32 and once with DenormPreserve 32. For each input x
+// it writes x * 0.5 (arithmetic), x + 0.0 and x (a copy, never flushed:
+// Vulkan's rules for instructions that only move values).
+std::string FloatControlsModule(const std::string& mode) {
+  return R"(; Version: 1.4
+OpCapability Shader
+OpCapability )" +
+         mode + R"(
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main" %buf
+OpExecutionMode %main LocalSize 1 1 1
+OpExecutionMode %main )" +
+         mode + R"( 32
+OpDecorate %floats ArrayStride 4
+OpMemberDecorate %Buf 0 Offset 0
+OpDecorate %Buf Block
+OpDecorate %buf DescriptorSet 0
+OpDecorate %buf Binding 0
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%int = OpTypeInt 32 1
+%float = OpTypeFloat 32
+%floats = OpTypeRuntimeArray %float
+%Buf = OpTypeStruct %floats
+%p_buf = OpTypePointer StorageBuffer %Buf
+%p_float = OpTypePointer StorageBuffer %float
+%buf = OpVariable %p_buf StorageBuffer
+%i0 = OpConstant %int 0
+%i1 = OpConstant %int 1
+%i2 = OpConstant %int 2
+%i3 = OpConstant %int 3
+%half = OpConstant %float 0.5
+%zero = OpConstant %float 0
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%px = OpAccessChain %p_float %buf %i0 %i0
+%x = OpLoad %float %px
+%prod = OpFMul %float %x %half
+%sum = OpFAdd %float %x %zero
+%copy = OpCopyObject %float %x
+%p1 = OpAccessChain %p_float %buf %i0 %i1
+OpStore %p1 %prod
+%p2 = OpAccessChain %p_float %buf %i0 %i2
+OpStore %p2 %sum
+%p3 = OpAccessChain %p_float %buf %i0 %i3
+OpStore %p3 %copy
+OpReturn
+OpFunctionEnd
+)";
+}
+
+std::vector<uint32_t> RunFloatControls(const std::string& mode, uint32_t x) {
+  Expected<sim::RunResult> result =
+      RunBinary(MustLoad("controls.spvasm", FloatControlsModule(mode)), {Words(0, {x, 0, 0, 0})},
+                Options(Model::kMaximal));
+  EXPECT_TRUE(result.ok()) << (result.ok() ? "" : result.error().message);
+  return result.ok() ? WordsOf(*result, 0) : std::vector<uint32_t>();
+}
+
+TEST(SimExtended, FloatControlsFlushOrPreserveDenormals) {
+  // 2^-126 (0x00800000, the smallest normal) * 0.5 = 2^-127, a denormal
+  // (0x00400000); flushed: +0.0. The input stays normal, so x + 0.0 is x.
+  EXPECT_EQ(RunFloatControls("DenormFlushToZero", 0x00800000),
+            (std::vector<uint32_t>{0x00800000, 0x00000000, 0x00800000, 0x00800000}));
+  EXPECT_EQ(RunFloatControls("DenormPreserve", 0x00800000),
+            (std::vector<uint32_t>{0x00800000, 0x00400000, 0x00800000, 0x00800000}));
+  // A denormal input -2^-149 (0x80000001): flushed to -0.0 (0x80000000) as
+  // an operand, so -0.0 * 0.5 = -0.0 and -0.0 + 0.0 = +0.0; the copy keeps
+  // its bits. Preserved: -2^-150 rounds to even, -0.0; the sum is x.
+  EXPECT_EQ(RunFloatControls("DenormFlushToZero", 0x80000001),
+            (std::vector<uint32_t>{0x80000001, 0x80000000, 0x00000000, 0x80000001}));
+  EXPECT_EQ(RunFloatControls("DenormPreserve", 0x80000001),
+            (std::vector<uint32_t>{0x80000001, 0x80000000, 0x80000001, 0x80000001}));
+}
+
+TEST(SimExtended, FloatControlsThatAreTheDefaultRun) {
+  // RTE and SignedZeroInfNanPreserve are what the simulator's IEEE
+  // arithmetic does: -0.0 + 0.0 is +0.0 under round to nearest.
+  EXPECT_EQ(RunFloatControls("RoundingModeRTE", 0x80000000),
+            (std::vector<uint32_t>{0x80000000, 0x80000000, 0x00000000, 0x80000000}));
+  EXPECT_EQ(RunFloatControls("SignedZeroInfNanPreserve", 0x7F800000),
+            (std::vector<uint32_t>{0x7F800000, 0x7F800000, 0x7F800000, 0x7F800000}));
+}
+
+TEST(SimExtended, RoundingTowardZeroIsRefusedByName) {
+  Expected<sim::RunResult> result =
+      RunBinary(MustLoad("rtz.spvasm", FloatControlsModule("RoundingModeRTZ")),
+                {Words(0, {0, 0, 0, 0})}, Options(Model::kMaximal));
+  ASSERT_FALSE(result.ok());
+  EXPECT_NE(result.error().message.find(
+                "execution mode RoundingModeRTZ for 32-bit floats (round toward zero)"),
+            std::string::npos)
+      << result.error().message;
+}
+
 }  // namespace
 }  // namespace test
 }  // namespace spirv_conv
