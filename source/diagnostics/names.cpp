@@ -37,6 +37,12 @@ Names::Names(spvtools::opt::IRContext& context, const analysis::ModuleIndex& ind
              const Disassembly& disassembly)
     : index_(index), disassembly_(disassembly) {
   for (const Instruction& inst : context.module()->debugs2()) {
+    if (inst.opcode() == spv::Op::OpMemberName) {
+      member_names_.emplace(
+          uint64_t{inst.GetSingleWordInOperand(0)} << 32 | inst.GetSingleWordInOperand(1),
+          inst.GetInOperand(2).AsString());
+      continue;
+    }
     if (inst.opcode() != spv::Op::OpName) continue;
     std::string name = inst.GetInOperand(1).AsString();
     // glslang names functions by their signature: "helper(f1;".
@@ -83,9 +89,24 @@ std::string Names::Describe(uint32_t id) const {
   const std::string name = Name(id);
   if (!name.empty()) return "'" + name + "'";
   const Instruction* inst = index_.Def(id);
-  // nonuniformEXT(i) and HLSL's NonUniformResourceIndex(i) copy the index.
-  if (inst != nullptr && inst->opcode() == spv::Op::OpCopyObject) {
+  // nonuniformEXT(i) and HLSL's NonUniformResourceIndex(i) copy the index;
+  // HLSL's legalized structs are copied between layouts.
+  if (inst != nullptr &&
+      (inst->opcode() == spv::Op::OpCopyObject || inst->opcode() == spv::Op::OpCopyLogical)) {
     return Describe(inst->GetSingleWordInOperand(0));
+  }
+  // A struct member read out of a loaded struct (spirv-opt and glslang's
+  // HLSL legalization split struct loads): "the 'normal' member of 'm'".
+  if (inst != nullptr && inst->opcode() == spv::Op::OpCompositeExtract &&
+      inst->NumInOperands() == 2) {
+    const Instruction* composite = index_.Def(inst->GetSingleWordInOperand(0));
+    auto member = composite == nullptr ? member_names_.end()
+                                       : member_names_.find(uint64_t{composite->type_id()} << 32 |
+                                                            inst->GetSingleWordInOperand(1));
+    if (member != member_names_.end() && !member->second.empty()) {
+      const std::string whole = Describe(composite->result_id());
+      if (whole.rfind("'", 0) == 0) return "the '" + member->second + "' member of " + whole;
+    }
   }
   if (inst != nullptr && inst->opcode() == spv::Op::OpFunctionCall) {
     const std::string callee = Name(inst->GetSingleWordInOperand(0));

@@ -59,6 +59,8 @@ class Names {
   const analysis::ModuleIndex& index_;
   const Disassembly& disassembly_;
   std::unordered_map<uint32_t, std::string> names_;
+  // OpMemberName: (struct type id << 32 | member index) -> name.
+  std::unordered_map<uint64_t, std::string> member_names_;
 };
 
 }  // namespace diagnostics

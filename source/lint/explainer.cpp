@@ -296,7 +296,12 @@ class Explainer::Chain {
           const Instruction* def = Def(step.subject);
           const bool load = def != nullptr && (def->opcode() == spv::Op::OpLoad ||
                                                def->opcode() == spv::Op::OpImageRead);
-          if (cause != subject) {
+          // "the 'normal' member of 'm'" already says it comes from 'm'.
+          const std::string of_cause = " of " + cause;
+          const bool part_of_cause =
+              subject.size() > of_cause.size() &&
+              subject.compare(subject.size() - of_cause.size(), of_cause.size(), of_cause) == 0;
+          if (cause != subject && !part_of_cause) {
             Add(subject + (load ? " is read at an address computed from " : " is computed from ") +
                     cause,
                 def);
