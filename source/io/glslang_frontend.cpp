@@ -6,9 +6,12 @@
 #include "io/glslang_frontend.h"
 
 #include <fcntl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <map>
@@ -184,9 +187,11 @@ std::string CompilerMessages(const char* log) {
 
 }  // namespace
 
-Expected<CompiledSource> CompileWithGlslang(const std::string& name, const std::string& source,
-                                            spv_target_env env, const ShaderSourceOptions& options,
-                                            const GlslangJob& job) {
+namespace {
+
+Expected<CompiledSource> CompileInProcess(const std::string& name, const std::string& source,
+                                          spv_target_env env, const ShaderSourceOptions& options,
+                                          const GlslangJob& job) {
   const bool hlsl = job.language == glslang::EShSourceHlsl;
   const std::string language = hlsl ? "HLSL" : "GLSL";
   const std::optional<GlslangTarget> target = GlslangTargetFor(env);
@@ -238,7 +243,11 @@ Expected<CompiledSource> CompileWithGlslang(const std::string& name, const std::
                      language + " link failed:" + CompilerMessages(program.getInfoLog()));
   }
   glslang::TIntermediate& tree = *program.getIntermediate(job.stage);
-  if (job.rewrite) job.rewrite(tree);
+  if (job.rewrite) {
+    if (std::optional<std::string> failure = job.rewrite(tree)) {
+      return MakeError(ExitCode::kBadInput, name, *failure);
+    }
+  }
 
   glslang::SpvOptions spv_options;
   spv_options.generateDebugInfo = options.debug_info;
@@ -257,6 +266,136 @@ Expected<CompiledSource> CompileWithGlslang(const std::string& name, const std::
     }
   }
   return result;
+}
+
+void AppendWord(std::string* bytes, uint32_t word) {
+  bytes->append(reinterpret_cast<const char*>(&word), sizeof(word));
+}
+
+void AppendString(std::string* bytes, const std::string& text) {
+  AppendWord(bytes, static_cast<uint32_t>(text.size()));
+  bytes->append(text);
+}
+
+// A compilation's outcome as bytes: 'O', the words, the source files; or
+// 'E', the exit code, the message.
+std::string Serialize(const Expected<CompiledSource>& compiled) {
+  std::string bytes;
+  if (!compiled) {
+    bytes += 'E';
+    AppendWord(&bytes, static_cast<uint32_t>(compiled.error().code));
+    AppendString(&bytes, compiled.error().message);
+    return bytes;
+  }
+  bytes += 'O';
+  AppendWord(&bytes, static_cast<uint32_t>(compiled->words.size()));
+  bytes.append(reinterpret_cast<const char*>(compiled->words.data()), compiled->words.size() * 4);
+  AppendWord(&bytes, static_cast<uint32_t>(compiled->source_files.size()));
+  for (const std::string& file : compiled->source_files) AppendString(&bytes, file);
+  return bytes;
+}
+
+// Reads what Serialize wrote; nullopt when |bytes| is cut short.
+std::optional<Expected<CompiledSource>> Deserialize(const std::string& bytes) {
+  size_t at = 1;
+  auto word = [&](uint32_t* out) {
+    if (at + 4 > bytes.size()) return false;
+    std::memcpy(out, bytes.data() + at, 4);
+    at += 4;
+    return true;
+  };
+  auto text = [&](std::string* out) {
+    uint32_t size = 0;
+    if (!word(&size) || at + size > bytes.size()) return false;
+    *out = bytes.substr(at, size);
+    at += size;
+    return true;
+  };
+  if (bytes.empty()) return std::nullopt;
+  if (bytes[0] == 'E') {
+    uint32_t code = 0;
+    Error error;
+    if (!word(&code) || !text(&error.message)) return std::nullopt;
+    error.code = static_cast<ExitCode>(code);
+    return Expected<CompiledSource>(error);
+  }
+  CompiledSource compiled;
+  uint32_t count = 0;
+  if (bytes[0] != 'O' || !word(&count) || at + size_t{count} * 4 > bytes.size()) {
+    return std::nullopt;
+  }
+  compiled.words.resize(count);
+  std::memcpy(compiled.words.data(), bytes.data() + at, size_t{count} * 4);
+  at += size_t{count} * 4;
+  if (!word(&count)) return std::nullopt;
+  compiled.source_files.resize(count);
+  for (std::string& file : compiled.source_files) {
+    if (!text(&file)) return std::nullopt;
+  }
+  return Expected<CompiledSource>(std::move(compiled));
+}
+
+// Runs |compile| in a forked child and returns its outcome; a child that
+// dies (a signal, no complete answer) is bad input naming the signal.
+Expected<CompiledSource> InChildProcess(const std::string& name, const std::string& language,
+                                        const std::function<Expected<CompiledSource>()>& compile) {
+  int fds[2];
+  if (pipe(fds) != 0) return compile();  // no isolation rather than no compilation
+  std::fflush(nullptr);
+  const pid_t child = fork();
+  if (child < 0) {
+    close(fds[0]);
+    close(fds[1]);
+    return compile();
+  }
+  if (child == 0) {
+    close(fds[0]);
+    const std::string bytes = Serialize(compile());
+    for (size_t written = 0; written < bytes.size();) {
+      const ssize_t n = write(fds[1], bytes.data() + written, bytes.size() - written);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) _exit(1);
+      written += static_cast<size_t>(n);
+    }
+    _exit(0);
+  }
+  close(fds[1]);
+  std::string bytes;
+  char buffer[1 << 16];
+  for (;;) {
+    const ssize_t n = read(fds[0], buffer, sizeof(buffer));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    bytes.append(buffer, static_cast<size_t>(n));
+  }
+  close(fds[0]);
+  int status = 0;
+  while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+    if (std::optional<Expected<CompiledSource>> outcome = Deserialize(bytes)) return *outcome;
+  }
+  const std::string how = WIFSIGNALED(status)
+                              ? std::string("signal ") + std::to_string(WTERMSIG(status)) + ", " +
+                                    strsignal(WTERMSIG(status))
+                              : "no answer";
+  return MakeError(ExitCode::kBadInput, name,
+                   language + " compilation failed: glslang crashed (" + how + "); its " +
+                       language +
+                       " front end does on some malformed input (glslangValidator too): "
+                       "compile with DXC (-spirv) for its error message, and pass the .spv");
+}
+
+}  // namespace
+
+Expected<CompiledSource> CompileWithGlslang(const std::string& name, const std::string& source,
+                                            spv_target_env env, const ShaderSourceOptions& options,
+                                            const GlslangJob& job) {
+  if (job.language == glslang::EShSourceHlsl) {
+    return InChildProcess(name, "HLSL",
+                          [&] { return CompileInProcess(name, source, env, options, job); });
+  }
+  return CompileInProcess(name, source, env, options, job);
 }
 
 }  // namespace io

@@ -26,8 +26,9 @@ struct GlslangJob {
   EShLanguage stage = EShLangVertex;
   std::string entry_point;  // HLSL only; GLSL's is always main
   std::string preamble;     // text before the source, after the -D macros
-  // Runs between parsing and code generation, on the parsed tree.
-  std::function<void(glslang::TIntermediate&)> rewrite;
+  // Runs between parsing and code generation, on the parsed tree; a message
+  // fails the compilation as bad input.
+  std::function<std::optional<std::string>(glslang::TIntermediate&)> rewrite;
   // Runs on the generated module; an error message fails the compilation.
   std::function<std::optional<std::string>(std::vector<uint32_t>* words)> legalize;
 };
@@ -37,6 +38,9 @@ std::optional<EShLanguage> GlslangStageFromName(const std::string& stage);
 
 // Compiles |source| named |name| for |env| (a Vulkan or OpenGL environment).
 // Errors say "<language> compilation failed:" and list glslang's messages.
+// HLSL is compiled in a child process: glslang's HLSL front end crashes on
+// some malformed input (HlslInput.GlslangCrashIsBadInput), which must end
+// as bad input, not end the process.
 Expected<CompiledSource> CompileWithGlslang(const std::string& name, const std::string& source,
                                             spv_target_env env, const ShaderSourceOptions& options,
                                             const GlslangJob& job);

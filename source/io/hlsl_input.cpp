@@ -380,15 +380,20 @@ Expected<CompiledSource> WordsFromHlsl(const std::string& name, const std::strin
   // glslang's GLSL front end does: its HLSL one writes BufferBlock, which
   // SPIR-V 1.4 removed, for every version (spirv-val rejects the module).
   const bool storage_buffer_class = SpirvVersionWordOf(env) >= 0x00010300u;
-  // glslang wraps a missing -E function in an empty entry point; the parser
-  // counts the entry functions it found.
-  bool entry_point_found = true;
-  job.rewrite = [storage_buffer_class, &entry_point_found](glslang::TIntermediate& tree) {
-    entry_point_found = tree.getNumEntryPoints() > 0;
+  const std::string entry_point = job.entry_point;
+  job.rewrite = [storage_buffer_class,
+                 entry_point](glslang::TIntermediate& tree) -> std::optional<std::string> {
+    // glslang wraps a missing -E function in an empty entry point; the parser
+    // counts the entry functions it found.
+    if (tree.getNumEntryPoints() == 0) {
+      return "no entry point function '" + entry_point +
+             "': pass -E with the name of the shader's entry function";
+    }
     if (storage_buffer_class) tree.setUseStorageBuffer();
-    if (tree.getTreeRoot() == nullptr) return;
+    if (tree.getTreeRoot() == nullptr) return std::nullopt;
     NonUniformRewrite rewrite;
     tree.getTreeRoot()->traverse(&rewrite);
+    return std::nullopt;
   };
   job.legalize = [env](std::vector<uint32_t>* words) { return Legalize(env, words); };
   Expected<CompiledSource> compiled = CompileWithGlslang(name, source, env, options, job);
@@ -396,11 +401,6 @@ Expected<CompiledSource> WordsFromHlsl(const std::string& name, const std::strin
     Error error = compiled.error();
     error.message += UnsupportedConstructNote(error.message, name, source);
     return error;
-  }
-  if (!entry_point_found) {
-    return MakeError(ExitCode::kBadInput, name,
-                     "no entry point function '" + job.entry_point +
-                         "': pass -E with the name of the shader's entry function");
   }
   return compiled;
 }

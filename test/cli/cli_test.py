@@ -324,6 +324,12 @@ class BadInputMixin:
         self.check_rejected(self.write("shader.cs.hlsl", HLSL_COMPUTE),
                             r"no entry point function 'CSMain'", "-E", "CSMain")
 
+    def test_hlsl_that_crashes_glslang(self):
+        # glslang 12's HLSL front end crashes on this (HlslInput.GlslangCrashIsBadInput).
+        name = self.write("crash.ps.hlsl", "struct S { float4 p : SV_Position; };\n"
+                          "float4 main(S:s) : SV_Target { return s.p; }\n")
+        self.check_rejected(name, r"HLSL compilation failed: glslang crashed \(signal 11, ")
+
     def test_hlsl_compile_error_names_unsupported_construct(self):
         name = self.write("match.cs.hlsl", HLSL_COMPUTE.replace("WaveActiveSum(id.x)",
                                                                "WaveMatch(id.x).x"))

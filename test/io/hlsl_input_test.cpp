@@ -193,6 +193,28 @@ TEST(HlslInput, UnsupportedConstructsAreNamed) {
   EXPECT_EQ(typo.error().message.find("does not support"), std::string::npos);
 }
 
+// A ':' for a blank in a parameter: glslang 12's HLSL front end (and
+// glslangValidator) crash on it in remapEntryPointIO (found by
+// hlsl_load_fuzzer). The compile runs in a child process: bad input.
+TEST(HlslInput, GlslangCrashIsBadInput) {
+  const char* source = R"(struct PSInput {
+    float4 position : SV_Position;
+};
+float4 main(PSInput:input) : SV_Target {
+    return input.position;
+}
+)";
+  Expected<SpirvBinary> binary = Compile("crash.ps.hlsl", source);
+  ASSERT_FALSE(binary.ok());
+  EXPECT_EQ(binary.error().code, ExitCode::kBadInput);
+  EXPECT_EQ(binary.error().message.rfind(
+                "crash.ps.hlsl: HLSL compilation failed: glslang crashed (signal 11, ", 0),
+            0u)
+      << binary.error().message;
+  // The process goes on: the next compilation works.
+  EXPECT_TRUE(Compile("b.ps.hlsl", kBindless).ok());
+}
+
 TEST(HlslInput, IncludesAreSearchedAndRecorded) {
   const std::string dir = ::testing::TempDir() + "/spirv_conv_hlsl_include";
   std::system(("mkdir -p " + dir + "/inc").c_str());
