@@ -375,10 +375,12 @@ Expected<CompiledSource> InChildProcess(const std::string& name, const std::stri
   if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
     if (std::optional<Expected<CompiledSource>> outcome = Deserialize(bytes)) return *outcome;
   }
+  // A sanitizer turns the signal into an exit status of its own.
   const std::string how = WIFSIGNALED(status)
                               ? std::string("signal ") + std::to_string(WTERMSIG(status)) + ", " +
                                     strsignal(WTERMSIG(status))
-                              : "no answer";
+                          : WIFEXITED(status) ? "exit status " + std::to_string(WEXITSTATUS(status))
+                                              : "no answer";
   return MakeError(ExitCode::kBadInput, name,
                    language + " compilation failed: glslang crashed (" + how + "); its " +
                        language +
