@@ -64,17 +64,21 @@ std::string GlslStageFromFileName(const std::string& name) {
   return "";
 }
 
-std::string HlslStageFromFileName(const std::string& name) {
-  if (Extension(name) != "hlsl") return GlslStageFromFileName(name);
-  const std::string stem = name.substr(0, name.find_last_of('.'));
-  const std::string inner = Extension(stem);
+std::string HlslStageOfProfilePrefix(const std::string& prefix) {
   static const char* const kProfileStages[][2] = {{"vs", "vert"}, {"hs", "tesc"}, {"ds", "tese"},
                                                   {"gs", "geom"}, {"ps", "frag"}, {"cs", "comp"},
                                                   {"ms", "mesh"}, {"as", "task"}};
   for (const auto& stage : kProfileStages) {
-    if (inner == stage[0]) return stage[1];
+    if (prefix == stage[0]) return stage[1];
   }
-  return GlslStageFromFileName(stem);
+  return "";
+}
+
+std::string HlslStageFromFileName(const std::string& name) {
+  if (Extension(name) != "hlsl") return GlslStageFromFileName(name);
+  const std::string stem = name.substr(0, name.find_last_of('.'));
+  const std::string stage = HlslStageOfProfilePrefix(Extension(stem));
+  return stage.empty() ? GlslStageFromFileName(stem) : stage;
 }
 
 Expected<SourceLanguage> DetectLanguage(const std::string& name, const std::string& bytes,

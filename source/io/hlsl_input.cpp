@@ -21,14 +21,6 @@ namespace spirv_conv {
 namespace io {
 namespace {
 
-// DXC's profile prefixes, as GLSL names the stages.
-const std::map<std::string, std::string>& ProfileStages() {
-  static const std::map<std::string, std::string> kStages = {
-      {"vs", "vert"}, {"hs", "tesc"}, {"ds", "tese"}, {"gs", "geom"},
-      {"ps", "frag"}, {"cs", "comp"}, {"ms", "mesh"}, {"as", "task"}};
-  return kStages;
-}
-
 // The GLSL stage name of |profile| ("ps_6_0" -> "frag"), or an error.
 Expected<std::string> StageFromProfile(const std::string& name, const std::string& profile) {
   static const std::regex kProfile("([a-z]+)_([0-9]+)_([0-9]+|x)");
@@ -45,13 +37,13 @@ Expected<std::string> StageFromProfile(const std::string& name, const std::strin
                          ": ray tracing, work graphs) are not supported by glslang's HLSL front "
                          "end; compile with DXC (-spirv) and pass the .spv");
   }
-  const auto stage = ProfileStages().find(match[1]);
-  if (stage == ProfileStages().end()) {
+  const std::string stage = HlslStageOfProfilePrefix(match[1]);
+  if (stage.empty()) {
     return MakeError(ExitCode::kBadInput, name,
                      "unknown stage '" + match[1].str() + "' in target profile '" + profile +
                          "' (vs, hs, ds, gs, ps, cs, ms, as)");
   }
-  return stage->second;
+  return stage;
 }
 
 // The stage of the shader: -T, else --stage, else the file name.
@@ -76,16 +68,15 @@ Expected<std::string> HlslStage(const std::string& name, const ShaderSourceOptio
 
 // The HLSL side of NonUniformResourceIndex: an identity function whose calls
 // the tree rewrite below turns into nonuniform-qualified expressions.
-constexpr char kNonUniformResourceIndex[] = "NonUniformResourceIndex";
+// glslang names a call by the function's mangled signature, "NonUniformResourceIndex(u1;".
+constexpr char kNonUniformResourceIndexCall[] = "NonUniformResourceIndex(";
 constexpr char kNonUniformPreamble[] =
     "uint NonUniformResourceIndex(uint index) { return index; }\n";
 
 bool IsNonUniformMarker(TIntermNode* node) {
   glslang::TIntermAggregate* call = node == nullptr ? nullptr : node->getAsAggregate();
   return call != nullptr && call->getOp() == glslang::EOpFunctionCall &&
-         call->getName().rfind(kNonUniformResourceIndex, 0) == 0 &&
-         call->getName().size() > sizeof(kNonUniformResourceIndex) - 1 &&
-         call->getName()[sizeof(kNonUniformResourceIndex) - 1] == '(' &&
+         call->getName().rfind(kNonUniformResourceIndexCall, 0) == 0 &&
          call->getSequence().size() == 1 && call->getSequence()[0]->getAsTyped() != nullptr;
 }
 

@@ -34,6 +34,9 @@ Expected<SourceLanguage> DetectLanguage(const std::string& name, const std::stri
 // The GLSL stage implied by |name|'s extension ("frag" for "a.frag"), or "".
 std::string GlslStageFromFileName(const std::string& name);
 
+// The GLSL name of the stage a DXC profile prefix names ("ps" -> "frag"), or "".
+std::string HlslStageOfProfilePrefix(const std::string& prefix);
+
 // The stage named before an HLSL file's extension, in DXC's profile prefix or
 // GLSL's name ("frag" for "a.ps.hlsl" and "a.frag.hlsl"), or by a GLSL stage
 // extension ("a.frag" read with --language hlsl), or "".
