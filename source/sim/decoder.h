@@ -53,6 +53,11 @@ class Decoder {
   uint64_t ConstantValue(uint32_t id, bool* known) const;
   // globals.cpp: module-scope variables, resources, execution modes.
   Status DecodeGlobals(uint32_t entry_function);
+  // A fragment Input or Output variable of |type|: its Location and Component.
+  Status DecodeLocation(uint32_t id, uint32_t type, Global* g);
+  // A UniformConstant image, sampler or combined image sampler (or an array of
+  // them) becomes a resource whose descriptors hold handles.
+  Status DecodeImageResource(uint32_t id, uint32_t type, Global* g);
   // functions.cpp
   Status DecodeFunctions(uint32_t entry_function);
   // access_chains.cpp: |out|'s operands (from out->ops on in |operands|) as the steps

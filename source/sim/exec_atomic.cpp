@@ -92,7 +92,8 @@ bool ExecAtomic(const Exec& e) {
         ok = e.Unsupported("atomic instruction");
         return;
     }
-    std::memcpy(bytes, &now, w / 8);
+    // A helper's atomic has no effect; its result is undefined (here: the old value).
+    if (!IgnoredHelperWrite(e, pointer[l], l)) std::memcpy(bytes, &now, w / 8);
     if (d) d[l] = old;
   });
   return ok;

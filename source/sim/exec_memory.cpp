@@ -49,13 +49,14 @@ bool LoadValue(const Exec& e, uint32_t layout, uint64_t pointer, uint32_t /*lane
   return true;
 }
 
-bool StoreValue(const Exec& e, uint32_t layout, uint64_t pointer, uint32_t /*lane*/,
+bool StoreValue(const Exec& e, uint32_t layout, uint64_t pointer, uint32_t lane,
                 const uint64_t* src, uint32_t src_stride) {
   const Layout& l = e.m.program.layouts[layout];
   if (l.runtime || l.descriptors)
     return e.Unsupported("store of a runtime-sized or descriptor array");
   uint8_t* bytes = Address(e, pointer, l.size);
   if (!bytes) return false;
+  if (IgnoredHelperWrite(e, pointer, lane)) return true;
   for (size_t i = 0; i < l.comp_offset.size(); ++i) {
     const uint64_t v = src[i * src_stride];
     std::memcpy(bytes + l.comp_offset[i], &v, l.comp_bytes[i]);

@@ -72,6 +72,10 @@ class FunctionDecoder {
   uint32_t Slot(uint32_t id) const { return d_.SlotOf(id); }
   uint32_t Comps(uint32_t id) const { return d_.Type(d_.TypeOfId(id)).comps; }
   Error Fail(const std::string& what, uint32_t block) const;
+  // The image an image instruction reads is one the simulator runs: 2D,
+  // single-sampled, not arrayed, float texels.
+  // |*aux|: the image's Dim, | kImageArrayed.
+  Status CheckImageType(Instruction& inst, uint32_t block, uint32_t* aux) const;
 
   Decoder& d_;
   spvtools::opt::Function& f_;
@@ -79,6 +83,32 @@ class FunctionDecoder {
   const std::unordered_map<uint32_t, uint32_t>& function_index_;
   std::unordered_map<uint32_t, uint32_t> block_index_;
 };
+
+Status FunctionDecoder::CheckImageType(Instruction& inst, uint32_t block, uint32_t* aux) const {
+  auto* defs = d_.context().get_def_use_mgr();
+  const Instruction* type = defs->GetDef(defs->GetDef(inst.GetSingleWordInOperand(0))->type_id());
+  if (type->opcode() == spv::Op::OpTypeSampledImage) {
+    type = defs->GetDef(type->GetSingleWordInOperand(0));
+  }
+  if (type->opcode() != spv::Op::OpTypeImage) return Fail("image operand", block);
+  const auto dim = static_cast<spv::Dim>(type->GetSingleWordInOperand(1));
+  if (dim != spv::Dim::Dim2D && dim != spv::Dim::Dim3D && dim != spv::Dim::Cube &&
+      dim != spv::Dim::SubpassData) {
+    static const char* kNames[] = {"1D", "2D", "3D", "Cube", "Rect", "Buffer", "SubpassData"};
+    const uint32_t n = static_cast<uint32_t>(dim);
+    return Fail(std::string("image dimension ") + (n < 7 ? kNames[n] : std::to_string(n)) +
+                    " (2D, 3D, Cube and SubpassData only)",
+                block);
+  }
+  const bool arrayed = type->GetSingleWordInOperand(3) != 0;
+  if (arrayed && dim == spv::Dim::Dim3D) return Fail("arrayed 3D image", block);
+  if (type->GetSingleWordInOperand(4) != 0) return Fail("multisampled image", block);
+  if (d_.Type(type->GetSingleWordInOperand(0)).scalar == ScalarKind::kNone) {
+    return Fail("image of void texels", block);
+  }
+  *aux = static_cast<uint32_t>(dim) | (arrayed ? kImageArrayed : 0);
+  return Ok{};
+}
 
 Error FunctionDecoder::Fail(const std::string& what, uint32_t block) const {
   return d_.Unsupported(what + " in function " + out_.name + ", block %" +
@@ -277,9 +307,10 @@ Status FunctionDecoder::DecodeInst(Instruction& inst, uint32_t block) {
       if (op == spv::Op::OpLoad && d.kind == ScalarKind::kPointer) {
         return Fail("load of a pointer (variable pointers)", block);
       }
-      // Images and samplers are never laid out in memory (the simulator has none).
-      if (op == spv::Op::OpLoad && d_.Type(inst.type_id()).kind == TypeInfo::kOpaque) {
-        return Fail("load of an image, sampler or other opaque value", block);
+      // Image and sampler descriptors hold handles; nothing else opaque is in memory.
+      if (op == spv::Op::OpLoad && d_.Type(inst.type_id()).kind == TypeInfo::kOpaque &&
+          (d_.Type(inst.type_id()).comps != 1 || kernel)) {
+        return Fail("load of an opaque value other than an image or sampler", block);
       }
       if (d_.HoldsPointer(op == spv::Op::OpStore ? d_.TypeOfId(in(1)) : inst.type_id())) {
         return Fail("load or store of a struct or array holding pointers", block);
@@ -375,6 +406,34 @@ Status FunctionDecoder::DecodeInst(Instruction& inst, uint32_t block) {
       }
       break;
     }
+    case Family::kImage: {
+      Status checked = CheckImageType(inst, block, &d.aux);
+      if (!checked) return checked;
+      if (op == spv::Op::OpImageWrite) {
+        ops.push_back(Comps(in(2)));  // the texel's components, then the coordinate's
+        ops.push_back(Comps(in(1)));
+      } else if (op == spv::Op::OpImageSampleDrefImplicitLod ||
+                 op == spv::Op::OpImageSampleDrefExplicitLod ||
+                 op == spv::Op::OpImageSampleProjDrefImplicitLod ||
+                 op == spv::Op::OpImageSampleProjDrefExplicitLod) {
+        ops.push_back(Comps(in(1)));
+        d.aux |= kImageDref;
+      } else if (op != spv::Op::OpSampledImage && op != spv::Op::OpImage &&
+                 op != spv::Op::OpImageQuerySize && op != spv::Op::OpImageQuerySizeLod &&
+                 op != spv::Op::OpImageQueryLevels) {
+        ops.push_back(Comps(in(1)));  // the coordinate's components
+      }
+      break;
+    }
+    case Family::kFragment:
+      if (!d_.program().fragment) {
+        return Fail("Op" + std::string(spvOpcodeString(op)) + " outside a Fragment entry point",
+                    block);
+      }
+      if (d.kind == ScalarKind::kFloat && d.width != 32) {
+        return Fail("derivative of " + std::to_string(d.width) + "-bit floats", block);
+      }
+      break;
     case Family::kBarrier: {
       bool known = false;
       d.aux = static_cast<uint32_t>(d_.ConstantValue(in(0), &known));

@@ -14,10 +14,15 @@
 
 #include "sim/decoder.h"
 #include "source/opt/ir_context.h"
+#include "spirv_conv/sim.h"
 
 namespace spirv_conv {
 namespace sim {
 namespace {
+
+// SPV_KHR_quad_control, newer than the bundled headers.
+constexpr uint32_t kQuadControlKHR = 5087;
+constexpr uint32_t kRequireFullQuadsKHR = 5089;
 
 bool SupportedCapability(spv::Capability c) {
   static const std::set<spv::Capability> kSupported = {
@@ -60,7 +65,22 @@ bool SupportedCapability(spv::Capability c) {
       spv::Capability::StorageBufferArrayNonUniformIndexing,
       spv::Capability::UniformBufferArrayNonUniformIndexing,
       spv::Capability::SampledImageArrayDynamicIndexing,
+      spv::Capability::SampledImageArrayNonUniformIndexing,
+      spv::Capability::StorageImageArrayDynamicIndexing,
+      spv::Capability::StorageImageArrayNonUniformIndexing,
+      spv::Capability::StorageImageReadWithoutFormat,
+      spv::Capability::StorageImageWriteWithoutFormat,
       spv::Capability::ImageQuery,
+      spv::Capability::DerivativeControl,
+      spv::Capability::Geometry,  // gl_PrimitiveID in fragment shaders
+      spv::Capability::InputAttachment,
+      spv::Capability::InputAttachmentArrayDynamicIndexing,
+      spv::Capability::ImageCubeArray,
+      spv::Capability::SampledCubeArray,
+      spv::Capability::MinLod,
+      spv::Capability::DemoteToHelperInvocation,
+      spv::Capability::GroupNonUniformRotateKHR,
+      static_cast<spv::Capability>(kQuadControlKHR),
       spv::Capability::StorageImageExtendedFormats,
       // Kernel modules (Linkage: a call to an imported function fails when decoded).
       spv::Capability::Addresses,
@@ -108,6 +128,15 @@ Status Decoder::DecodeGlobals(uint32_t entry_function) {
       return Unsupported("execution mode RoundingModeRTZ for " +
                          std::to_string(inst.GetSingleWordInOperand(2)) +
                          "-bit floats (round toward zero)");
+    } else if (mode == kRequireFullQuadsKHR) {
+      program_.require_full_quads = true;
+    } else if (mode == uint32_t(spv::ExecutionMode::OriginLowerLeft) ||
+               mode == uint32_t(spv::ExecutionMode::PixelCenterInteger)) {
+      return Unsupported(std::string("execution mode ") +
+                         (mode == uint32_t(spv::ExecutionMode::OriginLowerLeft)
+                              ? "OriginLowerLeft"
+                              : "PixelCenterInteger") +
+                         " (Vulkan's origin is the upper left, pixel centres at .5)");
     } else if (mode == uint32_t(spv::ExecutionMode::LocalSize) && !size_from_builtin) {
       for (uint32_t i = 0; i < 3; ++i) program_.local_size[i] = inst.GetSingleWordInOperand(2 + i);
     } else if (mode == uint32_t(spv::ExecutionMode::LocalSizeId) && !size_from_builtin) {
@@ -171,8 +200,13 @@ Status Decoder::DecodeGlobals(uint32_t entry_function) {
         program_.workgroup_bytes += (program_.layouts[g.layout].size + 15) & ~15u;
         break;
       case spv::StorageClass::UniformConstant:
-        if (!program_.kernel || pointee.kind == TypeInfo::kOpaque) {
-          g.layout = LayoutOf(pointer.pointee);  // images and samplers
+        if (!program_.kernel) {
+          Status image = DecodeImageResource(id, pointer.pointee, &g);
+          if (!image) return image;
+          break;
+        }
+        if (pointee.kind == TypeInfo::kOpaque) {
+          g.layout = LayoutOf(pointer.pointee);
           break;
         }
         // OpenCL program-scope constant data: one region, filled from the initializers.
@@ -190,8 +224,13 @@ Status Decoder::DecodeGlobals(uint32_t entry_function) {
         g.offset = program_.invocation_bytes;
         program_.invocation_bytes += (program_.layouts[g.layout].size + 7) & ~7u;
         decorations.Has(id, uint32_t(spv::Decoration::BuiltIn), &g.builtin);
-        if (storage == spv::StorageClass::Input && g.builtin == kNone) {
-          return Unsupported("Input variable %" + std::to_string(id) + " that is not a built-in");
+        if (storage != spv::StorageClass::Private && g.builtin == kNone) {
+          if (!program_.fragment) {
+            if (storage == spv::StorageClass::Output) break;
+            return Unsupported("Input variable %" + std::to_string(id) + " that is not a built-in");
+          }
+          Status located = DecodeLocation(id, pointer.pointee, &g);
+          if (!located) return located;
         }
         break;
       default:
@@ -202,6 +241,70 @@ Status Decoder::DecodeGlobals(uint32_t entry_function) {
     id_layout[id] = g.layout;
     program_.globals.push_back(g);
   }
+  return Ok{};
+}
+
+Status Decoder::DecodeLocation(uint32_t id, uint32_t type, Global* g) {
+  const TypeInfo& t = program_.types[type];
+  const bool scalar_or_vector = t.kind == TypeInfo::kFloat || t.kind == TypeInfo::kInt ||
+                                (t.kind == TypeInfo::kVector && t.comps <= 4);
+  if (!scalar_or_vector || (t.scalar == ScalarKind::kFloat && t.width != 32) ||
+      (t.scalar == ScalarKind::kInt && t.width != 32)) {
+    return Unsupported("fragment interface variable %" + std::to_string(id) +
+                       " (only 32-bit scalars and vectors)");
+  }
+  if (!decorations.Has(id, uint32_t(spv::Decoration::Location), &g->location)) {
+    return Unsupported("fragment interface variable %" + std::to_string(id) +
+                       " without a Location");
+  }
+  decorations.Has(id, uint32_t(spv::Decoration::Component), &g->component);
+  if (g->component + t.comps > 4) {
+    return Unsupported("fragment interface variable %" + std::to_string(id) +
+                       " beyond component 3");
+  }
+  return Ok{};
+}
+
+Status Decoder::DecodeImageResource(uint32_t id, uint32_t type, Global* g) {
+  const TypeInfo& pointee = program_.types[type];
+  const bool arrayed = pointee.kind == TypeInfo::kArray || pointee.kind == TypeInfo::kRuntimeArray;
+  const uint32_t element = arrayed ? pointee.element : type;
+  g->layout = LayoutOf(type);
+  if (program_.types[element].kind != TypeInfo::kOpaque || program_.types[element].comps != 1) {
+    return Ok{};  // acceleration structures and the like: nothing can load them
+  }
+  const auto* def = context_.get_def_use_mgr()->GetDef(element);
+  Resource r;
+  r.variable = id;
+  decorations.Has(id, uint32_t(spv::Decoration::DescriptorSet), &r.set);
+  decorations.Has(id, uint32_t(spv::Decoration::Binding), &r.binding);
+  r.image = def->opcode() != spv::Op::OpTypeSampler;
+  r.sampler = def->opcode() != spv::Op::OpTypeImage;
+  const auto* image = def->opcode() == spv::Op::OpTypeSampledImage
+                          ? context_.get_def_use_mgr()->GetDef(def->GetSingleWordInOperand(0))
+                          : def;
+  if (image->opcode() == spv::Op::OpTypeImage) {
+    const auto dim = static_cast<spv::Dim>(image->GetSingleWordInOperand(1));
+    r.image_shape = static_cast<uint8_t>(dim == spv::Dim::Dim3D  ? Image::Shape::k3D
+                                         : dim == spv::Dim::Cube ? Image::Shape::kCube
+                                                                 : Image::Shape::k2D);
+    r.subpass = dim == spv::Dim::SubpassData;
+    r.image_arrayed = image->GetSingleWordInOperand(3) != 0;
+    r.image_integer = program_.types[image->GetSingleWordInOperand(0)].scalar == ScalarKind::kInt;
+    r.storage = image->GetSingleWordInOperand(5) == 2;  // Sampled 2: a storage image
+  }
+  r.layout = LayoutOf(element);
+  if (arrayed) {
+    r.count = pointee.length;
+    Layout descriptors;
+    descriptors.type = type;
+    descriptors.element = r.layout;
+    descriptors.descriptors = r.count ? r.count : kNone;
+    program_.layouts.push_back(descriptors);
+    g->layout = static_cast<uint32_t>(program_.layouts.size() - 1);
+  }
+  g->resource = static_cast<uint32_t>(program_.resources.size());
+  program_.resources.push_back(r);
   return Ok{};
 }
 

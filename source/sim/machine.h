@@ -17,6 +17,7 @@
 #define SOURCE_SIM_MACHINE_H_
 
 #include <deque>
+#include <map>
 #include <optional>
 #include <random>
 #include <string>
@@ -82,6 +83,8 @@ struct Subgroup {
   uint32_t first_invocation = 0;  // local invocation index of lane 0
   LaneMask lanes;                 // lanes that exist (the last subgroup may be partial)
   LaneMask exited;
+  LaneMask helpers;     // fragment: helper invocations (uncovered pixels, demoted lanes)
+  LaneMask terminated;  // fragment: ended by OpKill / OpTerminateInvocation
   std::vector<uint64_t> regs;
   std::deque<Tangle> runnable;
   std::vector<Tangle> at_barrier;
@@ -93,9 +96,26 @@ struct Subgroup {
   void FreeRecord(int record) { free_records.push_back(record); }
 };
 
+// A fragment invocation's pixel.
+struct Pixel {
+  uint32_t x = 0, y = 0;
+  bool covered = false;  // false: a helper invocation from the start
+};
+
 class Machine {
  public:
   Machine(const Program& program, const RunOptions& options);
+
+  // Invocations of one workgroup (fragment: of the whole frame, quad by quad).
+  uint32_t invocation_count = 0;
+  std::vector<Pixel> pixels;  // fragment: per invocation
+  // Fragment, after the run: per invocation.
+  std::vector<uint8_t> ended_as_helper, ended_terminated;
+  // Image and sampler descriptors (exec_image.cpp); storage images are written in place.
+  std::vector<Image> images;
+  // (function, instruction) -> invocations given an undefined derivative.
+  std::map<std::pair<uint32_t, uint32_t>, uint64_t> undefined_derivatives;
+  uint64_t demoted = 0;
 
   const Program& program;
   const RunOptions options;
@@ -166,6 +186,31 @@ bool ExecGlslParts(const Exec& e);  // Determinant, MatrixInverse, Modf*, Frexp*
 bool ExecOpenCL(const Exec& e);     // opencl_std.cpp
 bool ExecPointer(const Exec& e);    // physical_pointers.cpp
 bool ExecSubgroup(const Exec& e);
+bool ExecFragment(const Exec& e);  // exec_fragment.cpp
+bool ExecImage(const Exec& e);     // exec_image.cpp
+
+// exec_fragment.cpp: lane |lane| of the tangle reads quad neighbours that are not
+// in it (an undefined derivative); counted once per lane and instruction.
+void CountUndefinedDerivative(const Exec& e, uint32_t lane);
+// The derivative of register |slot| (floats of |width| bits) at |lane| along x
+// or y, fine (its own row or column) or coarse (the quad's top row, left
+// column); false, and 0, when that pair of lanes is not in the tangle.
+enum class Axis : uint8_t { kX, kY };
+// The two lanes whose difference is |lane|'s derivative along |axis|: (from, to).
+std::pair<uint32_t, uint32_t> QuadPair(uint32_t lane, Axis axis, bool fine);
+bool QuadDifference(const Exec& e, uint32_t slot, uint32_t lane, Axis axis, bool fine,
+                    uint32_t width, double* out);
+// The four lanes of |lane|'s quad are in the tangle.
+inline bool QuadComplete(const LaneMask& lanes, uint32_t lane) {
+  const uint32_t base = lane & ~3u;
+  return lanes.Test(base) && lanes.Test(base + 1) && lanes.Test(base + 2) && lanes.Test(base + 3);
+}
+// The handle an image descriptor region holds (exec_image.cpp): image index + 1
+// in the low word, sampler index + 1 in the high word, 0 for none.
+uint64_t ImageHandle(uint32_t image, uint32_t sampler);
+// The bytes of an image or sampler descriptor region: its handle; appends the
+// descriptor's Image (from the options, else DefaultImage) to m.images.
+std::vector<uint8_t> ImageDescriptor(Machine& m, const Resource& res, uint32_t element);
 
 // physical_pointers.cpp: the integer address of every region (Machine::region_address).
 bool AssignAddresses(Machine& m);
@@ -178,6 +223,14 @@ std::vector<uint8_t> InitialBytes(const Resource& res, const std::vector<uint8_t
                                   uint32_t fixed_size);
 // The UniformConstant variables' initial values in the constant region.
 void FillConstantMemory(Machine& m);
+
+// A store or atomic of helper lane |lane| to a descriptor (buffer, image):
+// it has no effect (Vulkan, "Helper Invocations").
+inline bool IgnoredHelperWrite(const Exec& e, uint64_t pointer, uint32_t lane) {
+  if (!e.sg.helpers.Test(lane)) return false;
+  const uint64_t region = pointer >> kRegionShift;
+  return region < e.m.regions.size() && e.m.regions[region].resource != kNone;
+}
 
 // memory.cpp: loads and stores of a whole layout at a pointer, bounds-checked.
 bool LoadValue(const Exec& e, uint32_t layout, uint64_t pointer, uint32_t lane, uint64_t* dst,

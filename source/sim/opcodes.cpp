@@ -194,6 +194,41 @@ Family FamilyOf(spv::Op op) {
     case Op::OpSubgroupAllEqualKHR:
     case Op::OpSubgroupReadInvocationKHR:
       return Family::kSubgroup;
+    case Op::OpDPdx:
+    case Op::OpDPdy:
+    case Op::OpFwidth:
+    case Op::OpDPdxFine:
+    case Op::OpDPdyFine:
+    case Op::OpFwidthFine:
+    case Op::OpDPdxCoarse:
+    case Op::OpDPdyCoarse:
+    case Op::OpFwidthCoarse:
+    case Op::OpDemoteToHelperInvocation:
+    case Op::OpIsHelperInvocationEXT:
+      return Family::kFragment;
+    case Op::OpSampledImage:
+    case Op::OpImage:
+    case Op::OpImageSampleImplicitLod:
+    case Op::OpImageSampleExplicitLod:
+    case Op::OpImageSampleDrefImplicitLod:
+    case Op::OpImageSampleDrefExplicitLod:
+    case Op::OpImageSampleProjImplicitLod:
+    case Op::OpImageSampleProjExplicitLod:
+    case Op::OpImageSampleProjDrefImplicitLod:
+    case Op::OpImageSampleProjDrefExplicitLod:
+    case Op::OpImageFetch:
+    case Op::OpImageRead:
+    case Op::OpImageWrite:
+    case Op::OpImageQuerySizeLod:
+    case Op::OpImageQuerySize:
+    case Op::OpImageQueryLevels:
+    case Op::OpImageQueryLod:
+      return Family::kImage;
+    case Op::OpKill:
+    case Op::OpTerminateInvocation:
+      return Family::kKill;
+    case Op::OpGroupNonUniformRotateKHR:
+      return Family::kSubgroup;
     case Op::OpControlBarrier:
       return Family::kBarrier;
     case Op::OpBranch:

@@ -23,6 +23,9 @@ namespace sim {
 
 constexpr uint32_t kNone = 0xFFFFFFFFu;
 
+// Inst::aux of image instructions: the image's SPIR-V Dim and these flags.
+constexpr uint32_t kImageArrayed = 0x100, kImageDref = 0x200;
+
 enum class ScalarKind : uint8_t { kNone, kBool, kInt, kFloat, kPointer };
 
 // A type, with its flattening into scalar components.
@@ -52,6 +55,7 @@ struct TypeInfo {
   std::vector<uint32_t> member_first;     // first component of each member
   uint32_t storage_class = 0;             // pointers
   uint32_t pointee = kNone;               // pointers
+  bool is_signed = false;                 // integers, and vectors of them
 };
 
 // How a type lies in memory: byte offsets of every flattened component, and
@@ -89,6 +93,9 @@ enum class Family : uint8_t {
   kOpenCL,   // OpenCL.std instructions without a GLSL.std.450 twin (those decode as kGlsl)
   kPointer,  // physical pointers: OpConvertPtrToU/UToPtr, generic casts, bitcasts, OpPtrEqual...
   kSubgroup,
+  kFragment,  // derivatives, OpDemoteToHelperInvocation, OpIsHelperInvocationEXT
+  kImage,     // OpSampledImage, OpImage, sampling, fetches, reads, writes, queries
+  kKill,      // OpKill, OpTerminateInvocation: the invocation ends
   kBarrier,
   kBranch,
   kBranchConditional,
@@ -159,6 +166,10 @@ struct Global {
   uint32_t initializer = kNone;  // slot
   uint32_t resource = kNone;     // index into Program::resources
   uint32_t builtin = kNone;
+  // Fragment interface variables with a Location (inputs interpolated, outputs
+  // read back): its location and first component.
+  uint32_t location = kNone;
+  uint32_t component = 0;
 };
 
 // What a Kernel entry point's parameter is (kernel_args.cpp); parameter i is set 0, binding i.
@@ -181,6 +192,14 @@ struct Resource {
   uint32_t variable = 0;    // the variable, or the kernel's OpFunctionParameter
   KernelArgument argument = KernelArgument::kNone;
   uint32_t offset = 0;  // kByval: where the copy lies in each invocation's memory
+  // UniformConstant images and samplers: each descriptor is a region holding
+  // its handle (exec_image.cpp); |layout| is the handle's.
+  bool image = false;
+  bool sampler = false;
+  uint8_t image_shape = 0;  // Image::Shape
+  bool image_arrayed = false;
+  bool image_integer = false;
+  bool subpass = false;  // SubpassData: read at the fragment's own pixel
 };
 
 class Program {
@@ -198,10 +217,12 @@ class Program {
   uint32_t workgroup_bytes = 0;
   uint32_t constant_bytes = 0;  // Kernel modules: UniformConstant variables (region 1)
   std::array<uint32_t, 3> local_size{1, 1, 1};
-  uint32_t num_blocks = 0;       // over all functions
-  bool kernel = false;           // a Kernel entry point (OpenCL)
-  FloatControls float_controls;  // the entry point's DenormFlushToZero modes
-  uint32_t address_bits = 0;     // Physical32/64: 32 or 64 (size_t); Logical: 0
+  uint32_t num_blocks = 0;          // over all functions
+  bool kernel = false;              // a Kernel entry point (OpenCL)
+  bool fragment = false;            // a Fragment entry point
+  bool require_full_quads = false;  // RequireFullQuadsKHR: helpers take part in every group op
+  FloatControls float_controls;     // the entry point's DenormFlushToZero modes
+  uint32_t address_bits = 0;        // Physical32/64: 32 or 64 (size_t); Logical: 0
 };
 
 }  // namespace sim

@@ -341,6 +341,42 @@ Scheduler::Flow Scheduler::Return(Subgroup& sg, Tangle& t, const Function& f, co
   return Flow::kStop;
 }
 
+Scheduler::Flow Scheduler::Terminate(Subgroup& sg, Tangle& t) {
+  // The lanes leave every construct and call they are in: each record on the
+  // way down to the invocation's own stops waiting for them.
+  sg.exited |= t.lanes;
+  sg.terminated |= t.lanes;
+  int q = t.record;
+  while (sg.records[q].kind != Record::kInvocation) {
+    Record& r = sg.records[q];
+    r.in_flight = r.in_flight.Without(t.lanes);
+    r.escaped = true;
+    const int parent = r.parent;
+    Complete(sg, q);
+    q = parent;
+  }
+  sg.records[q].in_flight = sg.records[q].in_flight.Without(t.lanes);
+  return Flow::kStop;
+}
+
+bool Scheduler::ExecGroupOp(const Exec& e) {
+  // Helper invocations are inactive for group operations other than quad
+  // operations, unless RequireFullQuadsKHR makes them take part (Vulkan,
+  // "Helper Invocations"; SPV_KHR_quad_control). Helpers then see only helpers.
+  const auto op = static_cast<spv::Op>(e.inst.opcode);
+  const bool quad_op =
+      op == spv::Op::OpGroupNonUniformQuadBroadcast || op == spv::Op::OpGroupNonUniformQuadSwap;
+  const LaneMask helpers = e.lanes & e.sg.helpers;
+  if (!m_.program.fragment || m_.program.require_full_quads || quad_op || helpers.Empty() ||
+      helpers == e.lanes) {
+    return ExecSubgroup(e);
+  }
+  const LaneMask active = e.lanes.Without(helpers);
+  const Exec covered{e.m, e.sg, e.f, e.inst, active, e.block};
+  const Exec helping{e.m, e.sg, e.f, e.inst, helpers, e.block};
+  return ExecSubgroup(covered) && ExecSubgroup(helping);
+}
+
 Scheduler::Flow Scheduler::Control(Subgroup& sg, Tangle& t, const Function& f, const Inst& inst) {
   const uint32_t* ops = f.operands.data() + inst.ops;
   std::vector<std::pair<uint32_t, LaneMask>> groups;
@@ -402,6 +438,8 @@ Scheduler::Flow Scheduler::Control(Subgroup& sg, Tangle& t, const Function& f, c
     case Family::kUnreachable:
       Fault(t, "OpUnreachable executed");
       return Flow::kError;
+    case Family::kKill:
+      return Terminate(sg, t);
     default:
       return Flow::kContinue;
   }
@@ -455,7 +493,13 @@ bool Scheduler::RunTangle(Subgroup& sg, Tangle t, uint64_t slice) {
         ok = ExecGlsl(e);
         break;
       case Family::kSubgroup:
-        ok = ExecSubgroup(e);
+        ok = ExecGroupOp(e);
+        break;
+      case Family::kFragment:
+        ok = ExecFragment(e);
+        break;
+      case Family::kImage:
+        ok = ExecImage(e);
         break;
       case Family::kUnsupported:
         ok = e.Unsupported("instruction");

@@ -38,6 +38,10 @@ class Scheduler {
   Flow UniformSelection(Subgroup& sg, Tangle& t, uint32_t target);
   Flow Call(Subgroup& sg, Tangle& t, const Inst& inst);
   Flow Return(Subgroup& sg, Tangle& t, const Function& f, const Inst& inst);
+  // OpKill / OpTerminateInvocation: the lanes of |t| end from any call depth.
+  Flow Terminate(Subgroup& sg, Tangle& t);
+  // A group operation, over the lanes that are active for it.
+  bool ExecGroupOp(const Exec& e);
   // Lanes of |t| arrive at record |r|'s merge (or continue target), escaping
   // the records between t.record and |r|.
   void Arrive(Subgroup& sg, const Tangle& t, int r, bool at_continue);

@@ -10,6 +10,7 @@
 #include <algorithm>
 
 #include "sim/decoder.h"
+#include "sim/fragment.h"
 #include "sim/machine.h"
 #include "sim/workgroup.h"
 #include "source/opcode.h"
@@ -81,19 +82,25 @@ Expected<std::shared_ptr<const Program>> Compile(spvtools::opt::IRContext& conte
     const std::string ep_name = ep.GetOperand(2).AsString();
     if (!entry.empty() && ep_name != entry) continue;
     const auto model = static_cast<spv::ExecutionModel>(ep.GetSingleWordInOperand(0));
-    if (model != spv::ExecutionModel::GLCompute && model != spv::ExecutionModel::Kernel) continue;
+    if (model != spv::ExecutionModel::GLCompute && model != spv::ExecutionModel::Kernel &&
+        model != spv::ExecutionModel::Fragment) {
+      continue;
+    }
     if (entry_function) {
-      return MakeError(ExitCode::kBadInput, name,
-                       "several GLCompute or Kernel entry points: choose one with --entry");
+      return MakeError(
+          ExitCode::kBadInput, name,
+          "several GLCompute, Fragment or Kernel entry points: choose one with --entry");
     }
     entry_function = ep.GetSingleWordInOperand(1);
     program->entry = ep_name;
     program->kernel = model == spv::ExecutionModel::Kernel;
+    program->fragment = model == spv::ExecutionModel::Fragment;
   }
   if (!entry_function) {
     return MakeError(ExitCode::kBadInput, name,
-                     entry.empty() ? "no GLCompute or Kernel entry point"
-                                   : "no GLCompute or Kernel entry point named '" + entry + "'");
+                     entry.empty()
+                         ? "no GLCompute, Fragment or Kernel entry point"
+                         : "no GLCompute, Fragment or Kernel entry point named '" + entry + "'");
   }
   if (const auto* memory_model = context.module()->GetMemoryModel()) {
     const uint32_t addressing = memory_model->GetSingleWordInOperand(0);
@@ -119,6 +126,8 @@ std::vector<ResourceInfo> Resources(const Program& program) {
   for (const Resource& r : program.resources) {
     const Layout& l = program.layouts[r.layout];
     ResourceInfo info{r.set, r.binding, r.count, r.push_constant, r.storage, l.size, l.runtime};
+    info.image = r.image;
+    info.sampler = r.sampler;
     if (r.argument != KernelArgument::kNone) {
       info.kernel_argument = true;
       info.local_memory = r.argument == KernelArgument::kLocal;
@@ -133,6 +142,8 @@ std::vector<ResourceInfo> Resources(const Program& program) {
 }
 
 std::array<uint32_t, 3> LocalSize(const Program& program) { return program.local_size; }
+
+bool IsFragment(const Program& program) { return program.fragment; }
 
 namespace {
 
@@ -150,6 +161,19 @@ class FloatControlsScope {
   FloatControls saved_;
 };
 
+// Fragment shaders run with defaults: runtime descriptor arrays and runtime
+// arrays in buffers get this many elements when the inputs give none.
+constexpr uint32_t kDefaultDescriptors = 16, kDefaultRuntimeElements = 64;
+
+// The bytes of a buffer the inputs do not give: its block's fixed part, and
+// for fragment shaders kDefaultRuntimeElements of a trailing runtime array.
+uint32_t DefaultSize(const Program& p, const Resource& res) {
+  const Layout& l = p.layouts[res.layout];
+  if (!p.fragment || !l.runtime || l.member_layout.empty()) return l.size;
+  const Layout& last = p.layouts[l.member_layout.back()];
+  return l.member_offset.back() + kDefaultRuntimeElements * last.stride;
+}
+
 }  // namespace
 
 Expected<RunResult> Run(const Program& p, const std::vector<Buffer>& inputs,
@@ -162,12 +186,20 @@ Expected<RunResult> Run(const Program& p, const std::vector<Buffer>& inputs,
   for (uint32_t n : options.workgroups) {
     if (n == 0) return MakeError(ExitCode::kBadInput, "", "workgroup counts must be at least 1");
   }
-  const uint64_t count = static_cast<uint64_t>(p.local_size[0]) * p.local_size[1] * p.local_size[2];
-  if (count == 0 || count > 65536) {
-    return MakeError(ExitCode::kBadInput, p.name,
-                     "workgroup size must be in [1, 65536] invocations");
-  }
   Machine m(p, options);
+  if (p.fragment) {
+    Status frame = PlaceFragments(m);
+    if (!frame) return frame.error();
+  } else {
+    const uint64_t size =
+        static_cast<uint64_t>(p.local_size[0]) * p.local_size[1] * p.local_size[2];
+    if (size == 0 || size > 65536) {
+      return MakeError(ExitCode::kBadInput, p.name,
+                       "workgroup size must be in [1, 65536] invocations");
+    }
+    m.invocation_count = static_cast<uint32_t>(size);
+  }
+  const uint64_t count = m.invocation_count;
   // Regions: workgroup memory, constant memory, every descriptor (and kernel argument),
   // then one per invocation.
   m.workgroup_memory.assign(p.workgroup_bytes, 0);
@@ -178,6 +210,7 @@ Expected<RunResult> Run(const Program& p, const std::vector<Buffer>& inputs,
     uint32_t resource, element;
   };
   std::vector<Placed> placed;
+  std::vector<uint32_t> storage_images;  // indices into m.images
   for (uint32_t r = 0; r < p.resources.size(); ++r) {
     const Resource& res = p.resources[r];
     uint32_t elements = res.count;
@@ -187,7 +220,8 @@ Expected<RunResult> Run(const Program& p, const std::vector<Buffer>& inputs,
           elements = std::max(elements, b.element + 1);
         }
       }
-      elements = std::max(elements, 1u);
+      // A fragment shader run with defaults (docs/simulator.md) gets 16 descriptors.
+      elements = std::max(elements, p.fragment ? kDefaultDescriptors : 1u);
     }
     for (uint32_t e = 0; e < elements; ++e) placed.push_back({r, e});
   }
@@ -204,13 +238,18 @@ Expected<RunResult> Run(const Program& p, const std::vector<Buffer>& inputs,
       if (match) given = &b;
     }
     std::vector<uint8_t> bytes =
-        InitialBytes(res, given ? &given->bytes : nullptr, p.layouts[res.layout].size);
+        res.image || res.sampler
+            ? ImageDescriptor(m, res, at.element)
+            : InitialBytes(res, given ? &given->bytes : nullptr, DefaultSize(p, res));
+    if (res.image && res.storage)
+      storage_images.push_back(static_cast<uint32_t>(m.images.size() - 1));
     m.buffers.push_back(std::move(bytes));
     if (at.element == 0) m.resource_region[at.resource] = static_cast<uint32_t>(m.regions.size());
-    const std::string name = res.push_constant ? std::string("push constants")
-                                               : "buffer " + std::to_string(res.set) + ":" +
-                                                     std::to_string(res.binding) + "[" +
-                                                     std::to_string(at.element) + "]";
+    const std::string name = res.push_constant
+                                 ? std::string("push constants")
+                                 : (res.image || res.sampler ? "descriptor " : "buffer ") +
+                                       std::to_string(res.set) + ":" + std::to_string(res.binding) +
+                                       "[" + std::to_string(at.element) + "]";
     m.regions.push_back({m.buffers.back().data(), m.buffers.back().size(), name, at.resource});
   }
   m.invocation_region_base = static_cast<uint32_t>(m.regions.size());
@@ -220,11 +259,14 @@ Expected<RunResult> Run(const Program& p, const std::vector<Buffer>& inputs,
                          "the private memory of invocation " + std::to_string(i)});
   }
   FillConstantMemory(m);
+  if (m.error) return *m.error;  // an image input that does not fit its descriptor
   if (p.address_bits && !AssignAddresses(m)) return *m.error;
   Workgroup workgroup(m);
-  for (uint32_t z = 0; z < options.workgroups[2]; ++z) {
-    for (uint32_t y = 0; y < options.workgroups[1]; ++y) {
-      for (uint32_t x = 0; x < options.workgroups[0]; ++x) {
+  const std::array<uint32_t, 3> groups =
+      p.fragment ? std::array<uint32_t, 3>{1, 1, 1} : options.workgroups;
+  for (uint32_t z = 0; z < groups[2]; ++z) {
+    for (uint32_t y = 0; y < groups[1]; ++y) {
+      for (uint32_t x = 0; x < groups[0]; ++x) {
         m.workgroup_id = {x, y, z};
         if (!workgroup.Run()) return *m.error;
       }
@@ -233,7 +275,7 @@ Expected<RunResult> Run(const Program& p, const std::vector<Buffer>& inputs,
   RunResult result;
   for (size_t i = 0; i < placed.size(); ++i) {
     const Resource& res = p.resources[placed[i].resource];
-    if (!res.storage || res.push_constant) continue;
+    if (!res.storage || res.push_constant || res.image) continue;
     Buffer b;
     b.set = res.set;
     b.binding = res.binding;
@@ -241,15 +283,30 @@ Expected<RunResult> Run(const Program& p, const std::vector<Buffer>& inputs,
     b.bytes = m.buffers[i];
     result.buffers.push_back(std::move(b));
   }
+  for (uint32_t index : storage_images) result.images.push_back(m.images[index]);
   Stats& st = result.stats;
   st.model = ModelName(options.model);
   st.subgroup_size = s;
-  st.workgroups = options.workgroups;
-  st.workgroup_size = p.local_size;
-  const uint64_t groups =
-      static_cast<uint64_t>(options.workgroups[0]) * options.workgroups[1] * options.workgroups[2];
-  st.invocations = groups * count;
-  st.subgroups = groups * ((count + s - 1) / s);
+  st.workgroups = groups;
+  st.workgroup_size = p.fragment ? std::array<uint32_t, 3>{m.invocation_count, 1, 1} : p.local_size;
+  const uint64_t group_count = static_cast<uint64_t>(groups[0]) * groups[1] * groups[2];
+  st.invocations = group_count * count;
+  st.subgroups = group_count * ((count + s - 1) / s);
+  st.fragment = p.fragment;
+  if (p.fragment) {
+    ReadAttachments(m, &result);
+    for (const Pixel& px : m.pixels) st.helper_invocations += !px.covered;
+    for (uint8_t t : m.ended_terminated) st.terminated += t;
+    st.demoted = m.demoted;
+    for (const auto& [at, n] : m.undefined_derivatives) {
+      const Function& f = p.functions[at.first];
+      uint32_t block = 0;
+      while (block + 1 < f.blocks.size() && f.blocks[block].end <= at.second) ++block;
+      const Inst& inst = f.insts[at.second];
+      st.undefined_derivatives.push_back({f.name, f.blocks[block].id, inst.id,
+                                          spvOpcodeString(static_cast<spv::Op>(inst.opcode)), n});
+    }
+  }
   st.issued = m.issued;
   st.active_lanes = m.active_lanes;
   st.tangle_sizes = m.tangle_sizes;

@@ -31,18 +31,32 @@ std::string StatsJson(const Stats& s) {
                       {"active_lanes", b.active_lanes},
                       {"simt_efficiency", Efficiency(b.active_lanes, b.issued, s.subgroup_size)}});
   }
-  const nlohmann::json out = {{"model", s.model},
-                              {"subgroup_size", s.subgroup_size},
-                              {"workgroups", s.workgroups},
-                              {"workgroup_size", s.workgroup_size},
-                              {"invocations", s.invocations},
-                              {"subgroups", s.subgroups},
-                              {"issued", s.issued},
-                              {"active_lanes", s.active_lanes},
-                              {"simt_efficiency", s.SimtEfficiency()},
-                              {"barriers", s.barriers},
-                              {"tangle_sizes", histogram},
-                              {"blocks", blocks}};
+  nlohmann::json out = {{"model", s.model},
+                        {"subgroup_size", s.subgroup_size},
+                        {"workgroups", s.workgroups},
+                        {"workgroup_size", s.workgroup_size},
+                        {"invocations", s.invocations},
+                        {"subgroups", s.subgroups},
+                        {"issued", s.issued},
+                        {"active_lanes", s.active_lanes},
+                        {"simt_efficiency", s.SimtEfficiency()},
+                        {"barriers", s.barriers},
+                        {"tangle_sizes", histogram},
+                        {"blocks", blocks}};
+  if (s.fragment) {
+    nlohmann::json undefined = nlohmann::json::array();
+    for (const Stats::UndefinedDerivative& u : s.undefined_derivatives) {
+      undefined.push_back({{"function", u.function},
+                           {"block", u.block},
+                           {"result", u.result},
+                           {"opcode", u.opcode},
+                           {"invocations", u.count}});
+    }
+    out["helper_invocations"] = s.helper_invocations;
+    out["terminated"] = s.terminated;
+    out["demoted"] = s.demoted;
+    out["undefined_derivatives"] = undefined;
+  }
   return out.dump(2) + "\n";
 }
 
@@ -58,6 +72,20 @@ std::string StatsText(const Stats& s) {
       static_cast<unsigned long long>(s.active_lanes), s.SimtEfficiency(),
       static_cast<unsigned long long>(s.barriers));
   out += line;
+  if (s.fragment) {
+    std::snprintf(line, sizeof(line), "%llu helper invocations, %llu terminated, %llu demoted\n",
+                  static_cast<unsigned long long>(s.helper_invocations),
+                  static_cast<unsigned long long>(s.terminated),
+                  static_cast<unsigned long long>(s.demoted));
+    out += line;
+    for (const Stats::UndefinedDerivative& u : s.undefined_derivatives) {
+      std::snprintf(line, sizeof(line),
+                    "  undefined derivative: Op%s %%%u in %s, block %%%u: %llu invocations\n",
+                    u.opcode.c_str(), u.result, u.function.c_str(), u.block,
+                    static_cast<unsigned long long>(u.count));
+      out += line;
+    }
+  }
   for (const BlockStats& b : s.blocks) {
     std::snprintf(line, sizeof(line), "  %s %%%u: issued %llu, efficiency %.4f\n",
                   b.function.c_str(), b.block, static_cast<unsigned long long>(b.issued),

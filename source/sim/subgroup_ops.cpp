@@ -250,6 +250,21 @@ bool ExecSubgroup(const Exec& e) {
         return src < e.m.lanes_per_subgroup ? src : ~0ull;
       });
       return true;
+    case Op::OpGroupNonUniformRotateKHR: {
+      // SPV_KHR_subgroup_rotate: lane l reads lane ((l + Delta) mod ClusterSize)
+      // within its cluster (ClusterSize: the subgroup when absent).
+      const uint64_t delta = e.R(e.Op(2))[first];
+      uint64_t cluster = e.m.lanes_per_subgroup;
+      if (e.inst.num_ops > 3) {  // scope, value, delta, cluster size
+        cluster = e.R(e.Op(3))[first];
+        if (cluster == 0 || (cluster & (cluster - 1)) != 0 || cluster > e.m.lanes_per_subgroup) {
+          return e.Fault("OpGroupNonUniformRotateKHR cluster size " + std::to_string(cluster));
+        }
+      }
+      Permute(e, 1,
+              [&](uint32_t l) { return ((l + delta) & (cluster - 1)) + (l & ~(cluster - 1)); });
+      return true;
+    }
     case Op::OpGroupNonUniformQuadBroadcast:
       Permute(e, 1, [&](uint32_t l) { return (l & ~3u) + e.R(e.Op(2))[l]; });
       return true;

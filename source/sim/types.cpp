@@ -75,6 +75,7 @@ Status Decoder::DecodeTypes() {
         break;
       case spv::Op::OpTypeInt:
         t = {TypeInfo::kInt, 1, ScalarKind::kInt, static_cast<uint8_t>(in(0))};
+        t.is_signed = in(1) != 0;
         break;
       case spv::Op::OpTypeFloat:
         t = {TypeInfo::kFloat, 1, ScalarKind::kFloat, static_cast<uint8_t>(in(0))};
@@ -131,6 +132,9 @@ Status Decoder::DecodeTypes() {
       case spv::Op::OpTypeImage:
       case spv::Op::OpTypeSampler:
       case spv::Op::OpTypeSampledImage:
+        t.kind = TypeInfo::kOpaque;
+        t.comps = 1;  // a handle (exec_image.cpp)
+        break;
       case spv::Op::OpTypeAccelerationStructureKHR:
         t.kind = TypeInfo::kOpaque;
         break;
@@ -242,8 +246,17 @@ uint32_t Decoder::LayoutOf(uint32_t type, uint32_t matrix_stride, bool row_major
       if (natural) l.size = (l.size + l.align - 1) / l.align * l.align;
       break;
     }
+    case TypeInfo::kOpaque:
+      // An image or sampler descriptor holds its 8-byte handle (exec_image.cpp).
+      if (t.comps == 1 && !program_.kernel) {
+        l.size = 8;
+        l.align = 8;
+        l.comp_offset = {0};
+        l.comp_bytes = {8};
+      }
+      break;
     default:
-      break;  // opaque: never laid out; loads of it fail as unsupported
+      break;
   }
   program_.layouts.push_back(std::move(l));
   const uint32_t index = static_cast<uint32_t>(program_.layouts.size() - 1);

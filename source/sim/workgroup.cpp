@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "sim/fragment.h"
 #include "sim/scheduler.h"
 #include "spirv/unified1/spirv.hpp11"
 
@@ -123,8 +124,7 @@ bool BuiltinValue(const Machine& m, const Subgroup& sg, uint32_t lane, uint32_t 
 
 bool Workgroup::Setup() {
   const Program& p = m_.program;
-  const auto& size = p.local_size;
-  const uint32_t count = size[0] * size[1] * size[2], s = m_.lanes_per_subgroup;
+  const uint32_t count = m_.invocation_count, s = m_.lanes_per_subgroup;
   std::fill(m_.workgroup_memory.begin(), m_.workgroup_memory.end(), 0);
   std::fill(m_.invocation_memory.begin(), m_.invocation_memory.end(), 0);
   const uint32_t subgroups = (count + s - 1) / s;
@@ -135,6 +135,11 @@ bool Workgroup::Setup() {
     sg.first_invocation = i * s;
     sg.lanes = LaneMask::FirstN(std::min(s, count - i * s));
     sg.exited = LaneMask();
+    sg.terminated = LaneMask();
+    sg.helpers = LaneMask();
+    for (uint32_t lane = 0; p.fragment && lane < sg.lanes.Count(); ++lane) {
+      if (!m_.pixels[sg.first_invocation + lane].covered) sg.helpers.Set(lane);
+    }
     sg.runnable.clear();
     sg.at_barrier.clear();
     sg.records.clear();
@@ -166,10 +171,15 @@ bool Workgroup::Setup() {
       if (per_invocation) {
         for (uint32_t lane = 0; lane < sg.lanes.Count(); ++lane) {
           uint8_t* bytes = m_.regions[reg[lane] >> kRegionShift].data + g.offset;
-          if (g.builtin != kNone) {
+          if (g.location != kNone && storage == spv::StorageClass::Input) {
+            InterpolatedInput(m_, g, sg.first_invocation + lane, bytes);
+          } else if (g.builtin != kNone) {
             std::vector<uint64_t> value;
-            if (!BuiltinValue(m_, sg, lane, g.builtin, &value) ||
-                value.size() != l.comp_offset.size()) {
+            const bool known =
+                p.fragment ? FragmentBuiltin(m_, sg.first_invocation + lane, g.builtin, &value) ||
+                                 BuiltinValue(m_, sg, lane, g.builtin, &value)
+                           : BuiltinValue(m_, sg, lane, g.builtin, &value);
+            if (!known || value.size() != l.comp_offset.size()) {
               return m_.Fail(ExitCode::kBadInput, p.name + ": simulator: unsupported built-in " +
                                                       std::to_string(g.builtin));
             }
@@ -262,7 +272,15 @@ bool Workgroup::Run() {
       barrier = barrier || !sg.at_barrier.empty();
       done = done && sg.exited == sg.lanes;
     }
-    if (done) return true;
+    if (done) {
+      for (const Subgroup& sg : subgroups_) {
+        for (uint32_t lane = 0; m_.program.fragment && lane < sg.lanes.Count(); ++lane) {
+          m_.ended_as_helper[sg.first_invocation + lane] = sg.helpers.Test(lane);
+          m_.ended_terminated[sg.first_invocation + lane] = sg.terminated.Test(lane);
+        }
+      }
+      return true;
+    }
     if (barrier) {
       if (!ReleaseBarrier()) return false;
       continue;

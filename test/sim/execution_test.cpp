@@ -157,18 +157,30 @@ void main() { o[2] = uint(packDouble2x32(uvec2(o[0], o[1]))); }
 // The simulator has no images: loading one is refused as unsupported, not
 // read from memory that was never laid out (a regression test: it crashed
 // on storage images of the spirv-cross corpus).
-TEST(SimExecution, ImageLoadIsUnsupported) {
+TEST(SimExecution, StorageImageReadsTheDefaultCheckerboardAndChecksBounds) {
+  // No image given: the default 64x64 checkerboard of 4-texel squares
+  // (docs/simulator.md). Texel (10, 10): 10/4 + 10/4 = 4, even, so black;
+  // texel (4, 0): 1 + 0, odd, so white. Texel (64, 0) is outside: a fault.
   const char* glsl = R"(#version 450
 layout(local_size_x = 1) in;
-layout(set = 0, binding = 0) buffer Out { vec4 value; };
-layout(r32f, set = 0, binding = 1) uniform readonly image2D image;
-void main() { value = imageLoad(image, ivec2(10)); }
+layout(set = 0, binding = 0) buffer Out { vec4 black; vec4 white; };
+layout(set = 0, binding = 1) buffer In { int x; };
+layout(rgba8, set = 0, binding = 2) uniform readonly image2D image;
+void main() {
+  black = imageLoad(image, ivec2(10));
+  white = imageLoad(image, ivec2(4, 0));
+  if (x > 0) black = imageLoad(image, ivec2(x, 0));
+}
 )";
   Expected<sim::RunResult> r =
-      RunBinary(MustLoad("image.comp", glsl), {Zeros(0, 4)}, Options(Model::kMaximal));
+      RunBinary(MustLoad("image.comp", glsl), {Zeros(0, 8), Zeros(1, 1)}, Options(Model::kMaximal));
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(ValuesOf<float>(*r, 0), (std::vector<float>{0, 0, 0, 1, 1, 1, 1, 1}));
+  r = RunBinary(MustLoad("image.comp", glsl), {Zeros(0, 8), Words(1, {64})},
+                Options(Model::kMaximal));
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.error().code, ExitCode::kBadInput);
-  EXPECT_NE(r.error().message.find("unsupported load of an image, sampler or other opaque value"),
+  EXPECT_EQ(r.error().code, ExitCode::kFindings);
+  EXPECT_NE(r.error().message.find("out-of-bounds texel (64, 0) of a 64x64 image level"),
             std::string::npos)
       << r.error().message;
 }

@@ -71,15 +71,57 @@ TEST_F(SimJob, RunsAComputeJobAndAnswersInVkRunnersFormat) {
   EXPECT_EQ(out["device"]["subgroup_size"], 8);
 }
 
+TEST_F(SimJob, RunsARenderJobWithATexture) {
+  // x = 0, 1 sample level 1 of the texture (green 0.5: byte lround(127.5) =
+  // 128); x = 2, 3 discard and keep the clear colour.
+  const SpirvBinary frag = MustLoad("job.frag", R"(#version 450
+layout(set = 0, binding = 3) uniform sampler2D tex;
+layout(location = 0) out vec4 o;
+void main() {
+  if (gl_FragCoord.x > 2.0) discard;
+  o = textureLod(tex, vec2(0.5), 1.0);
+})");
+  std::ofstream(dir_ / "frag.spv", std::ios::binary)
+      .write(reinterpret_cast<const char*>(frag.words.data()),
+             static_cast<std::streamsize>(frag.words.size() * 4));
+  Expected<sim::Job> job = sim::LoadJob(WriteJob(R"({"mode": "render", "spv": "frag.spv",
+    "width": 4, "height": 1, "clear": [0, 0, 1, 1],
+    "bindings": [{"set": 0, "binding": 3, "type": "combined_image_sampler", "elements": [
+      {"width": 4, "height": 4, "levels": [{"color": [1, 0, 0, 1]}, {"color": [0, 0.5, 0, 1]}]}]}]})"));
+  ASSERT_TRUE(job.ok()) << job.error().message;
+  sim::RunOptions options;
+  sim::ApplyJob(*job, &options);
+  Expected<sim::RunResult> result = RunBinary(frag, sim::JobBuffers(*job), options);
+  ASSERT_TRUE(result.ok()) << result.error().message;
+  const nlohmann::json out =
+      nlohmann::json::parse(sim::JobResultJson(*job, *result, options, nullptr));
+  const std::vector<int> expected = {0, 128, 0,   255, 0, 128, 0,   255,
+                                     0, 0,   255, 255, 0, 0,   255, 255};
+  EXPECT_EQ(out["framebuffer"]["rgba8"], nlohmann::json(expected));
+  EXPECT_EQ(out["framebuffer"]["width"], 4);
+}
+
 TEST_F(SimJob, RejectsWhatItCannotRun) {
+  Expected<sim::Job> mode = sim::LoadJob(WriteJob(R"({"mode": "graphics", "spv": "job.spv"})"));
+  ASSERT_FALSE(mode.ok());
+  EXPECT_NE(mode.error().message.find("expected \"compute\" or \"render\""), std::string::npos);
   Expected<sim::Job> render = sim::LoadJob(WriteJob(R"({"mode": "render", "spv": "job.spv"})"));
   ASSERT_FALSE(render.ok());
-  EXPECT_NE(render.error().message.find("only \"compute\""), std::string::npos);
+  EXPECT_NE(render.error().message.find("job.width: expected an integer in [1, 4096]"),
+            std::string::npos)
+      << render.error().message;
   Expected<sim::Job> image = sim::LoadJob(WriteJob(
       R"({"mode": "compute", "spv": "job.spv", "bindings": [{"set": 0, "binding": 0, "type": "storage_image", "elements": [{}]}]})"));
   ASSERT_FALSE(image.ok());
   EXPECT_EQ(image.error().code, ExitCode::kBadInput);
-  EXPECT_NE(image.error().message.find("\"storage_image\" is not supported"), std::string::npos);
+  EXPECT_NE(image.error().message.find("elements[0]: width: expected an integer"),
+            std::string::npos)
+      << image.error().message;
+  Expected<sim::Job> levels = sim::LoadJob(WriteJob(
+      R"({"mode": "render", "spv": "job.spv", "width": 4, "height": 4, "bindings": [{"set": 0, "binding": 0, "type": "combined_image_sampler", "elements": [{"width": 2, "height": 2, "levels": [{"color": [1, 0, 0, 1]}, {"color": [0, 1, 0, 1]}, {"color": [0, 0, 1, 1]}]}]}]})"));
+  ASSERT_FALSE(levels.ok());
+  EXPECT_NE(levels.error().message.find("more than the full mip chain"), std::string::npos)
+      << levels.error().message;
   Expected<sim::Job> typo =
       sim::LoadJob(WriteJob(R"({"mode": "compute", "spv": "job.spv", "grops": [1, 1, 1]})"));
   ASSERT_FALSE(typo.ok());
