@@ -4,11 +4,23 @@
 """Seeded random GLSL programs for fuzzing the analysis and the passes on
 valid modules (docs/fuzzing.md).
 
-  glsl_gen.py --seed N [--count K] --out DIR [--check]
+  glsl_gen.py --seed N [--count K] --out DIR [--check] [--comparable]
 
 writes K programs, seeds N, N+1, ..., as DIR/gen_<seed>.frag or
 DIR/gen_<seed>.comp (the stage is the seed's first random draw). As a library:
-`generate(seed) -> (filename, source_text)`.
+`generate(seed, comparable=False) -> (filename, source_text)`.
+
+`--comparable` writes fragment shaders only, whose results a Vulkan driver and
+the simulator must agree on (test/vulkan/fragment_sim_test.py): no subgroup
+operations but the quad ones, and those, derivatives and implicit-LOD sampling
+only in control flow that is uniform across the draw and before any
+`discard` or `demote` in the function (derivatives and implicit LOD also after
+`demote`, which keeps helpers); no `subgroupElect`, `gl_SubgroupInvocationID`
+or `gl_SubgroupSize` (how pixels map to subgroups is the driver's choice);
+descriptor arrays indexed by constants, buffer arrays also by push constants
+(never divergently, and never `nonuniformEXT`: lavapipe has none of the
+non-uniform indexing features, nor dynamic indexing of sampled images); float
+literals multiples of 1/16. Without the option the programs are unchanged.
 
 What the programs contain (each feature drawn at random, so any one program
 has a few of them and a few hundred seeds have all of them): nested `for`,
@@ -148,10 +160,14 @@ class Function:
 
 
 class Generator:
-    def __init__(self, seed):
+    def __init__(self, seed, comparable=False):
         self.r = random.Random(seed)
         self.seed = seed
-        self.frag = self.r.random() < 0.5
+        self.comparable = comparable
+        self.frag = self.r.random() < 0.5 or comparable
+        # comparable: where quad operations / derivatives may go (see statement()).
+        self.quad_ok = self.deriv_ok = True
+        self.discarded = self.demoted = False
         # A few compute shaders sample images too: the simulator has none, so
         # `run` must refuse them cleanly (and the transforms go unexecuted).
         self.images = self.frag or self.r.random() < 0.1
@@ -182,6 +198,8 @@ class Generator:
 
     def divergent_uint(self):
         """A built-in or input that differs between invocations."""
+        if self.frag and self.comparable:
+            return self.r.choice(("fid", "uint(gl_FragCoord.x)", "uint(gl_FragCoord.y)"))
         if self.frag:
             return self.r.choice(("fid", "gl_SubgroupInvocationID", "uint(gl_FragCoord.x)",
                                   "uint(gl_FragCoord.y)"))
@@ -190,15 +208,23 @@ class Generator:
 
     def uniform_uint(self):
         choices = ["pc.sel", "pc.n", "pc.mode", "%du" % self.r.randint(0, 9), "gl_SubgroupSize"]
+        if self.comparable:
+            choices.pop()
         if not self.frag:
             choices.append("gl_WorkGroupID.x")
         return self.r.choice(choices)
 
-    def descriptor_index(self, count):
+    def descriptor_index(self, count, images=False):
         """An index into an array of |count| descriptors: constant, uniform (a
         push constant), divergent, or divergent under nonuniformEXT (also,
         redundantly, around a uniform one)."""
         kind = self.r.randrange(5)
+        if self.comparable:
+            # Constant, or uniform for the buffer arrays (|images|: sampled images,
+            # which lavapipe cannot index dynamically at all).
+            if kind == 1 and not images:
+                return "pc.sel %% %du" % count
+            return str(self.r.randrange(count))
         if kind == 0:
             return str(self.r.randrange(count))
         if kind == 1:
@@ -221,6 +247,10 @@ class Generator:
     def subgroup_uint(self, depth):
         e = self.uexpr(depth + 1)
         op = self.r.randrange(12)
+        if self.comparable:
+            if not self.quad_ok:
+                return e
+            op = 9 + op % 2
         if op == 0:
             return "subgroup%s(%s)" % (self.r.choice(("Add", "Min", "Max", "And", "Or", "Xor",
                                                       "Mul")), e)
@@ -289,6 +319,8 @@ class Generator:
                                "%s + vec2(%s)" % (uv, self.fexpr(depth + 1))))
         channel = self.r.choice("rgba")
         kind = self.r.randrange(7) if self.frag else self.r.choice((2, 3, 5))
+        if self.comparable and not self.deriv_ok and kind in (0, 1, 4, 6):
+            kind = self.r.choice((2, 3, 5))
         if kind == 0:
             return "texture(tex0, %s).%s" % (coord, channel)
         if kind == 1:
@@ -299,12 +331,12 @@ class Generator:
             return "textureGrad(tex1, %s, vec2(%s), vec2(0.01)).%s" % (coord, self.fexpr(depth + 1),
                                                                        channel)
         if kind == 4:
-            return "texture(texArr[%s], %s).%s" % (self.descriptor_index(4), coord, channel)
+            return "texture(texArr[%s], %s).%s" % (self.descriptor_index(4, True), coord, channel)
         if kind == 5:
             return "texelFetch(texArr[%s], ivec2(%s & 7u, 1), 0).%s" % (
-                self.descriptor_index(4), self.uexpr(depth + 1), channel)
-        index = self.descriptor_index(4)
-        if self.chance(0.3):
+                self.descriptor_index(4, True), self.uexpr(depth + 1), channel)
+        index = self.descriptor_index(4, True)
+        if self.chance(0.3) and not self.comparable:
             return "texture(nonuniformEXT(sampler2D(imgs[%s], smp)), %s).%s" % (
                 index.replace("nonuniformEXT", ""), coord, channel)
         return "texture(sampler2D(imgs[%s], smp), %s).%s" % (index, coord, channel)
@@ -314,12 +346,13 @@ class Generator:
         has at most three levels of products."""
         leaf = depth >= 3 or self.chance(0.35)
         if leaf:
-            choices = [lambda: "%.2f" % self.r.uniform(-4, 4),
+            choices = [lambda: self.literal(),
                        lambda: "float(%s & 1023u)" % self.uexpr(3)]
             if self.fvars:
                 choices += [lambda: self.r.choice(self.fvars)] * 3
             if self.frag:
-                choices += [lambda: self.r.choice(("uv.x", "uv.y", "gl_FragCoord.x * 0.01"))]
+                choices += [lambda: self.r.choice(("uv.x", "uv.y", "gl_FragCoord.x * %s" % (
+                    "0.015625" if self.comparable else "0.01")))]
             return self.r.choice(choices)()
         kind = self.r.randrange(8 if self.frag else 7 if self.images else 5)
         if kind <= 1:
@@ -328,16 +361,27 @@ class Generator:
         if kind == 2:
             return "%s(%s)" % (self.r.choice(("fract", "abs", "floor")), self.fexpr(depth + 1))
         if kind == 3:
-            return "subgroup%s(%s)" % (self.r.choice(("Add", "Max", "InclusiveAdd",
-                                                      "QuadSwapHorizontal", "BroadcastFirst")),
-                                       self.fexpr(depth + 1))
+            ops = ("Add", "Max", "InclusiveAdd", "QuadSwapHorizontal", "BroadcastFirst")
+            op = self.r.choice(ops)
+            if self.comparable:
+                if not self.quad_ok:
+                    return "abs(%s)" % self.fexpr(depth + 1)
+                op = "QuadSwapHorizontal"
+            return "subgroup%s(%s)" % (op, self.fexpr(depth + 1))
         if kind == 4:
             return "%s(%s, %s)" % (self.r.choice(("min", "max")), self.fexpr(depth + 1),
                                    self.fexpr(depth + 1))
         if kind <= 6:
             return self.sample(depth)
+        if self.comparable and not self.deriv_ok:
+            return "fract(%s)" % self.fexpr(depth + 1)
         return "%s(%s)" % (self.r.choice(("dFdx", "dFdy", "fwidth", "dFdxFine", "dFdyCoarse")),
                            self.fexpr(depth + 1))
+
+    def literal(self):
+        if self.comparable:
+            return "%.4f" % (self.r.randint(-64, 64) / 16.0)
+        return "%.2f" % self.r.uniform(-4, 4)
 
     def cond_divergent(self, depth=0):
         kind = self.r.randrange(5)
@@ -345,7 +389,7 @@ class Generator:
             return "(%s & %du) == %du" % (self.uexpr(depth + 1), 3, self.r.randrange(4))
         if kind == 1:
             return "%s > %s" % (self.fexpr(depth + 1), self.fexpr(depth + 1))
-        if kind == 2:
+        if kind == 2 and not self.comparable:
             return "subgroupElect()"
         if kind == 3:
             return "%s < %du" % (self.divergent_uint(), self.r.randint(1, 40))
@@ -391,6 +435,8 @@ class Generator:
     def statement(self, ctx):
         ctx = self.here(ctx)
         self.ctx_counters = ctx.counters
+        self.quad_ok = ctx.uniform and not self.discarded and not self.demoted
+        self.deriv_ok = ctx.uniform and not self.discarded
         self.budget -= 1
         options = [(self.assign, 6), (self.accumulate, 3)]
         if ctx.depth < MAX_DEPTH:
@@ -408,7 +454,8 @@ class Generator:
             options += [(self.barrier, 2 if ctx.uniform else 0),
                         (self.exchange, 1 if ctx.uniform else 0),
                         (self.atomic, 1), (self.own_slot, 1)]
-        options.append((self.elect_block, 1 if ctx.depth < MAX_DEPTH else 0))
+        options.append((self.elect_block,
+                        1 if ctx.depth < MAX_DEPTH and not self.comparable else 0))
         fns = [f for f, w in options for _ in range(w)]
         self.r.choice(fns)(ctx)
 
@@ -497,7 +544,12 @@ class Generator:
         n = self.fresh("n")
         limit = self.r.randint(2, 6)
         never = False
-        if self.frag:
+        if self.frag and self.comparable:
+            # Explicit LOD: the break is divergent, so later iterations lack lanes.
+            brk = "textureLod(%s, uv * float(%s + 1), 0.0).%s > 0.7" % (
+                self.r.choice(("tex0", "texArr[%s]" % self.descriptor_index(4, True))), n,
+                self.r.choice("rgba"))
+        elif self.frag:
             brk = "texture(%s, uv * float(%s + 1)).%s > 0.7" % (
                 self.r.choice(("tex0", "texArr[%s]" % self.descriptor_index(4))), n,
                 self.r.choice("rgba"))
@@ -530,6 +582,14 @@ class Generator:
 
     def convergent_use(self, uniform):
         """A convergent operation or a descriptor access (the explainer's subjects)."""
+        if self.frag and self.comparable:
+            # After a divergent break: no derivatives, no subgroup operations.
+            if self.chance(0.5):
+                self.emit("color += textureLod(%s, uv, 0.0);" % self.r.choice(
+                    ("tex1", "texArr[%s]" % self.descriptor_index(4, True))))
+            else:
+                self.emit("color.y += float(%s);" % self.uexpr(1))
+            return
         if self.frag:
             kind = self.r.randrange(3)
             if kind == 0:
@@ -601,7 +661,12 @@ class Generator:
 
     def kill(self, ctx):
         cond, _ = self.cond()
-        self.emit("if (%s) %s;" % (cond, self.r.choice(("discard", "demote", "demote"))))
+        kind = self.r.choice(("discard", "demote", "demote"))
+        self.emit("if (%s) %s;" % (cond, kind))
+        if kind == "discard":
+            self.discarded = True
+        else:
+            self.demoted = True
         if self.chance(0.3):
             self.emit("color.w += float(helperInvocationEXT());")
 
@@ -676,6 +741,8 @@ class Generator:
                   for _ in range(self.r.randint(1, 3))]
         barriers = not self.frag and self.chance(0.3)
         fn = Function("helper%d" % k, returns, params, barriers)
+        self.discarded = self.demoted = False
+        self.quad_ok = self.deriv_ok = False   # a helper may be called anywhere
         names = ["p%d" % j for j in range(len(params))]
         self.emit("%s %s(%s) {" % (returns, fn.name, ", ".join(
             "%s %s %s" % (q, t, n) for (q, t), n in zip(params, names))))
@@ -719,6 +786,8 @@ class Generator:
         for k in range(self.r.randint(0, 3)):
             self.helper(k)
         self.fn = Function("main", "void", [], barriers=not self.frag)
+        self.discarded = self.demoted = False
+        self.quad_ok = self.deriv_ok = True
         self.uvars = self.fvars = ()
         self.budget = self.r.randint(10, 45)
         self.emit("void main() {")
@@ -742,9 +811,10 @@ class Generator:
         return "\n".join(self.header() + self.lines) + "\n"
 
 
-def generate(seed):
-    """(file name, GLSL source) of the program of |seed|."""
-    g = Generator(seed)
+def generate(seed, comparable=False):
+    """(file name, GLSL source) of the program of |seed| (|comparable|: the
+    driver-comparable fragment shaders of the module docstring)."""
+    g = Generator(seed, comparable)
     text = g.program()
     return "gen_%d.%s" % (seed, "frag" if g.frag else "comp"), text
 
@@ -769,6 +839,9 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, required=True)
     ap.add_argument("--count", type=int, default=1)
     ap.add_argument("--out", required=True, help="folder for the programs")
+    ap.add_argument("--comparable", action="store_true",
+                    help="fragment shaders whose results a Vulkan driver and the simulator must "
+                         "agree on (no subgroup layout dependence, see above)")
     ap.add_argument("--check", action="store_true",
                     help="compile each with glslangValidator and validate it with spirv-val")
     ap.add_argument("--glslang", default=shutil.which("glslangValidator") or "glslangValidator")
@@ -777,7 +850,7 @@ def main(argv=None):
     os.makedirs(args.out, exist_ok=True)
     bad = 0
     for seed in range(args.seed, args.seed + args.count):
-        name, text = generate(seed)
+        name, text = generate(seed, args.comparable)
         path = os.path.join(args.out, name)
         with open(path, "w") as f:
             f.write(text)

@@ -38,17 +38,21 @@ enum Decoration : uint32_t {
   kRowMajor = 4,
   kArrayStride = 6,
   kMatrixStride = 7,
+  kBuiltIn = 11,
+  kLocation = 30,
   kBinding = 33,
   kDescriptorSet = 34,
   kOffset = 35,
 };
 enum StorageClass : uint32_t {
   kUniformConstant = 0,
+  kInput = 1,
   kUniform = 2,
+  kOutput = 3,
   kPushConstant = 9,
   kStorageBuffer = 12,
 };
-enum ExecutionModel : uint32_t { kFragment = 4, kGLCompute = 5 };
+enum ExecutionModel : uint32_t { kVertex = 0, kFragment = 4, kGLCompute = 5 };
 enum SpvImageFormat : uint32_t { kFormatUnknown = 0, kFormatR32f = 3, kFormatRgba8 = 4 };
 constexpr uint32_t kDim2D = 1;
 constexpr uint64_t kSizeCap = uint64_t{1} << 40;  // sizes saturate here instead of overflowing
@@ -96,6 +100,23 @@ class Module {
     const Type* type = FindType(id);
     return type && type->opcode == kOpTypePointer && type->operands.size() >= 2 ? type->operands[1]
                                                                                 : 0;
+  }
+  // The Location-decorated (not built-in) variables of |storage_class|, by location.
+  std::map<uint32_t, const Variable*> Located(uint32_t storage_class) const {
+    std::map<uint32_t, const Variable*> located;
+    for (const Variable& variable : variables) {
+      if (variable.storage_class == storage_class && Has(variable.id, kLocation) &&
+          !Has(variable.id, kBuiltIn)) {
+        located.emplace(Get(variable.id, kLocation), &variable);
+      }
+    }
+    return located;
+  }
+  bool HasEntryPoint(uint32_t model, const std::string& name) const {
+    for (const auto& [entry_model, entry_name] : entry_points) {
+      if (entry_model == model && entry_name == name) return true;
+    }
+    return false;
   }
   bool Has(uint32_t id, uint32_t decoration) const {
     auto it = decorations_.find(id);
@@ -339,9 +360,65 @@ void CheckResource(const Module& module, const Variable& variable, const Job& jo
   }
 }
 
+bool IsResource(uint32_t storage_class) {
+  return storage_class == kUniformConstant || storage_class == kUniform ||
+         storage_class == kStorageBuffer || storage_class == kPushConstant;
+}
+
+// The job's "vertex_spv" and "inputs" against the two modules: the vertex
+// shader is a resource-free Vertex "main" writing every location the fragment
+// shader reads, and each plane names a scalar or vector fragment input with as
+// many components.
+void CheckStages(const Module& fragment, const std::vector<uint32_t>& vertex_spirv,
+                 const Job& job) {
+  const std::map<uint32_t, const Variable*> inputs = fragment.Located(kInput);
+  for (const InputPlane& plane : job.inputs) {
+    const std::string where = "job.inputs: location " + std::to_string(plane.location);
+    auto input = inputs.find(plane.location);
+    if (input == inputs.end()) {
+      throw JobError(where + ": the fragment shader has no input there");
+    }
+    const Type* type = fragment.FindType(fragment.Pointee(input->second->pointer_type));
+    uint32_t components = 0;
+    if (type && (type->opcode == kOpTypeInt || type->opcode == kOpTypeFloat)) {
+      components = 1;
+    } else if (type && type->opcode == kOpTypeVector && type->operands.size() >= 2) {
+      components = type->operands[1];
+    }
+    if (components == 0) {
+      throw JobError(where + ": only scalar and vector inputs take a plane");
+    }
+    if (plane.plane.size() != components) {
+      throw JobError(where + ": the input has " + std::to_string(components) +
+                     " components, the plane " + std::to_string(plane.plane.size()));
+    }
+  }
+  if (job.vertex_spv_path.empty()) return;
+  const Module vertex(vertex_spirv);
+  if (!vertex.HasEntryPoint(kVertex, "main")) {
+    throw JobError("the vertex shader '" + job.vertex_spv_path +
+                   "' has no Vertex entry point 'main'");
+  }
+  for (const Variable& variable : vertex.variables) {
+    if (IsResource(variable.storage_class)) {
+      throw JobError(
+          "the vertex shader declares resources (descriptors or push constants); "
+          "vk_runner binds them for the fragment stage only");
+    }
+  }
+  const std::map<uint32_t, const Variable*> outputs = vertex.Located(kOutput);
+  for (const auto& [location, variable] : inputs) {
+    if (!outputs.count(location)) {
+      throw JobError("the vertex shader writes no output at location " + std::to_string(location) +
+                     ", which the fragment shader reads");
+    }
+  }
+}
+
 }  // namespace
 
-void CheckInterface(const std::vector<uint32_t>& spirv, const Job& job) {
+void CheckInterface(const std::vector<uint32_t>& spirv, const std::vector<uint32_t>& vertex_spirv,
+                    const Job& job) {
   const Module module(spirv);
 
   const uint32_t model = job.mode == Mode::kCompute ? kGLCompute : kFragment;
@@ -378,6 +455,7 @@ void CheckInterface(const std::vector<uint32_t>& spirv, const Job& job) {
         break;
     }
   }
+  if (job.mode == Mode::kRender) CheckStages(module, vertex_spirv, job);
 }
 
 }  // namespace vk_runner

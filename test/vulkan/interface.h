@@ -19,8 +19,11 @@ namespace vk_runner {
 // Throws JobError when |spirv| has no entry point job.entry of the job's
 // stage, or declares a resource the job does not bind as the right type with
 // enough elements and bytes, or push constants the job does not give.
-// Every resource declared in the module counts, used or not.
-void CheckInterface(const std::vector<uint32_t>& spirv, const Job& job);
+// Every resource declared in the module counts, used or not. Render jobs:
+// also the vertex shader |vertex_spirv| (empty: the built-in one) and the
+// job's "inputs" against the fragment shader's inputs.
+void CheckInterface(const std::vector<uint32_t>& spirv, const std::vector<uint32_t>& vertex_spirv,
+                    const Job& job);
 
 }  // namespace vk_runner
 

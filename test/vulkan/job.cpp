@@ -28,6 +28,7 @@ constexpr uint32_t kMaxDescriptorCount = 256;
 constexpr uint32_t kMaxGroups = 65535;
 constexpr uint32_t kMaxPushConstantBytes = 128;  // the minimum every device guarantees
 constexpr uint32_t kMaxSetIndex = 7;
+constexpr uint32_t kMaxLocation = 31;  // fragment input locations (maxFragmentInputComponents / 4)
 
 [[noreturn]] void Fail(const std::string& where, const std::string& what) {
   throw JobError(where + ": " + what);
@@ -323,6 +324,40 @@ Binding ParseBinding(const json& object, const std::string& where, uint64_t* job
   return binding;
 }
 
+// "inputs": [{"location": L, "plane": [[a, b, c], ...one per component]}, ...]
+std::vector<InputPlane> ParseInputs(const json& list, const std::string& where) {
+  RequireArray(list, where);
+  std::vector<InputPlane> inputs;
+  for (size_t i = 0; i < list.size(); ++i) {
+    const std::string at = Index(where, i);
+    CheckObject(list[i], at, {"location", "plane"});
+    InputPlane input;
+    input.location = RequireU32(list[i], "location", at, 0, kMaxLocation);
+    for (const InputPlane& other : inputs) {
+      if (other.location == input.location) {
+        Fail(at, "location " + std::to_string(input.location) + " is given twice");
+      }
+    }
+    const json* plane = Find(list[i], "plane");
+    if (!plane) Fail(at, "missing \"plane\"");
+    const std::string plane_at = Member(at, "plane");
+    RequireArray(*plane, plane_at);
+    if (plane->empty() || plane->size() > 4) {
+      Fail(plane_at, "expected 1 to 4 components, each [a, b, c]");
+    }
+    for (size_t c = 0; c < plane->size(); ++c) {
+      const std::string component_at = Index(plane_at, c);
+      const json& abc = RequireArray((*plane)[c], component_at);
+      if (abc.size() != 3) Fail(component_at, "expected [a, b, c] (a + b*x + c*y)");
+      std::array<float, 3> coefficients{};
+      for (size_t k = 0; k < 3; ++k) coefficients[k] = ToFloat(abc[k], Index(component_at, k));
+      input.plane.push_back(coefficients);
+    }
+    inputs.push_back(std::move(input));
+  }
+  return inputs;
+}
+
 std::string Resolve(const std::filesystem::path& folder, const std::string& path) {
   std::filesystem::path p(path);
   return p.is_absolute() ? path : (folder / p).string();
@@ -330,9 +365,10 @@ std::string Resolve(const std::filesystem::path& folder, const std::string& path
 
 Job ParseJob(const json& root, const std::filesystem::path& folder) {
   const std::string where = "job";
-  CheckObject(root, where,
-              {"mode", "spv", "entry", "groups", "width", "height", "clear", "features",
-               "push_constants", "bindings", "framebuffer_file", "framebuffer_json", "timeout_ms"});
+  CheckObject(
+      root, where,
+      {"mode", "spv", "entry", "groups", "width", "height", "clear", "features", "push_constants",
+       "bindings", "framebuffer_file", "framebuffer_json", "timeout_ms", "vertex_spv", "inputs"});
   Job job;
   job.mode =
       Choose(GetString(root, "mode", where, ""), Member(where, "mode"), {"compute", "render"}) == 0
@@ -345,8 +381,8 @@ Job ParseJob(const json& root, const std::filesystem::path& folder) {
   job.timeout_ms = GetU32(root, "timeout_ms", where, 1, 600000, job.timeout_ms);
 
   const bool compute = job.mode == Mode::kCompute;
-  for (const char* key :
-       {"groups", "width", "height", "clear", "framebuffer_file", "framebuffer_json"}) {
+  for (const char* key : {"groups", "width", "height", "clear", "framebuffer_file",
+                          "framebuffer_json", "vertex_spv", "inputs"}) {
     bool compute_key = std::strcmp(key, "groups") == 0;
     if (Find(root, key) && compute_key != compute) {
       Fail(Member(where, key),
@@ -376,6 +412,21 @@ Job ParseJob(const json& root, const std::filesystem::path& folder) {
     if (const json* in_json = Find(root, "framebuffer_json")) {
       if (!in_json->is_boolean()) Fail(Member(where, "framebuffer_json"), "expected a boolean");
       job.framebuffer_json = in_json->get<bool>();
+    }
+    if (Find(root, "vertex_spv")) {
+      const std::string vertex = GetString(root, "vertex_spv", where, "");
+      if (vertex.empty()) Fail(Member(where, "vertex_spv"), "expected a file name");
+      job.vertex_spv_path = Resolve(folder, vertex);
+    }
+    if (const json* inputs = Find(root, "inputs")) {
+      job.inputs = ParseInputs(*inputs, Member(where, "inputs"));
+      // The built-in vertex shader writes no outputs: planes it cannot deliver
+      // would silently leave the inputs undefined.
+      if (!job.inputs.empty() && job.vertex_spv_path.empty()) {
+        Fail(Member(where, "inputs"),
+             "needs \"vertex_spv\", a vertex shader writing these planes (the built-in one writes "
+             "no outputs)");
+      }
     }
   }
 

@@ -67,6 +67,16 @@ struct Binding {
   std::vector<Element> elements;  // as many as the descriptor count
 };
 
+// render: an interpolated fragment-shader input, the plane a + b*x + c*y of
+// each component at the pixel centre (x + 0.5, y + 0.5). vk_runner does not
+// interpolate it itself: the job's vertex shader ("vertex_spv") writes these
+// values; vk_runner checks them against the shaders' interfaces, and the
+// simulator reads the same key (docs/simulator.md).
+struct InputPlane {
+  uint32_t location = 0;
+  std::vector<std::array<float, 3>> plane;  // one [a, b, c] per component, 1 to 4
+};
+
 struct Job {
   Mode mode = Mode::kCompute;
   std::string spv_path;  // resolved against the job file's folder
@@ -78,9 +88,11 @@ struct Job {
   std::vector<std::string> features;
   std::vector<uint32_t> push_constants;
   std::vector<Binding> bindings;
-  std::string framebuffer_file;  // render: .ppm (RGB) or raw RGBA8; empty for none
-  bool framebuffer_json = true;  // render: put the pixels into the result JSON
-  uint32_t timeout_ms = 30000;   // per queue submission
+  std::string vertex_spv_path;     // render: the vertex shader; empty for the built-in one
+  std::vector<InputPlane> inputs;  // render: the fragment shader's interpolated inputs
+  std::string framebuffer_file;    // render: .ppm (RGB) or raw RGBA8; empty for none
+  bool framebuffer_json = true;    // render: put the pixels into the result JSON
+  uint32_t timeout_ms = 30000;     // per queue submission
 };
 
 // Reads and checks |path|; throws JobError.

@@ -40,11 +40,14 @@ VkRenderPass CreateRenderPass(Context& context) {
 }
 
 VkPipeline CreatePipeline(Context& context, const Job& job, const std::vector<uint32_t>& spirv,
-                          VkPipelineLayout layout, VkRenderPass render_pass) {
+                          const std::vector<uint32_t>& vertex_spirv, VkPipelineLayout layout,
+                          VkRenderPass render_pass) {
   VkPipelineShaderStageCreateInfo stages[2]{};
   stages[0].sType = stages[1].sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
   stages[0].stage = VK_SHADER_STAGE_VERTEX_BIT;
-  stages[0].module = context.CreateShaderModule(kFullScreenVert, std::size(kFullScreenVert));
+  stages[0].module = vertex_spirv.empty()
+                         ? context.CreateShaderModule(kFullScreenVert, std::size(kFullScreenVert))
+                         : context.CreateShaderModule(vertex_spirv.data(), vertex_spirv.size());
   stages[0].pName = "main";
   stages[1].stage = VK_SHADER_STAGE_FRAGMENT_BIT;
   stages[1].module = context.CreateShaderModule(spirv.data(), spirv.size());
@@ -101,6 +104,7 @@ VkPipeline CreatePipeline(Context& context, const Job& job, const std::vector<ui
 }  // namespace
 
 std::vector<uint8_t> RunRender(Context& context, const Job& job, const std::vector<uint32_t>& spirv,
+                               const std::vector<uint32_t>& vertex_spirv,
                                const Descriptors& descriptors) {
   VkDevice device = context.device();
   Image target =
@@ -108,7 +112,7 @@ std::vector<uint8_t> RunRender(Context& context, const Job& job, const std::vect
                        VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
   VkRenderPass render_pass = CreateRenderPass(context);
   VkPipeline pipeline =
-      CreatePipeline(context, job, spirv, descriptors.pipeline_layout(), render_pass);
+      CreatePipeline(context, job, spirv, vertex_spirv, descriptors.pipeline_layout(), render_pass);
 
   VkFramebufferCreateInfo framebuffer_create{VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO};
   framebuffer_create.renderPass = render_pass;

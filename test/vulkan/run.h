@@ -19,9 +19,12 @@ namespace vk_runner {
 void RunCompute(Context& context, const Job& job, const std::vector<uint32_t>& spirv,
                 const Descriptors& descriptors);
 
-// Draws a full-screen triangle into a job.width x job.height RGBA8 target
-// with |spirv|'s job.entry as the fragment shader; returns the pixels, rows top first.
+// Draws a triangle of 3 vertices into a job.width x job.height RGBA8 target
+// with |spirv|'s job.entry as the fragment shader and |vertex_spirv|'s "main"
+// as the vertex shader (empty: the built-in full-screen triangle); returns the
+// pixels, rows top first.
 std::vector<uint8_t> RunRender(Context& context, const Job& job, const std::vector<uint32_t>& spirv,
+                               const std::vector<uint32_t>& vertex_spirv,
                                const Descriptors& descriptors);
 
 }  // namespace vk_runner

@@ -28,6 +28,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import vk_job  # noqa: E402  (test/vulkan/vk_job.py)
+from fragment_sim_test import vertex_shader  # noqa: E402
 from vk_job import buffer_binding, u32, zeros  # noqa: E402
 
 
@@ -39,7 +40,23 @@ def bits_f32(word):
     return struct.unpack("<f", struct.pack("<I", word))[0]
 
 
-def check_bad_jobs(tools, checks, buffers_spv, images_spv):
+INPUT_PLANES = [{"location": 0, "plane": [[0, 1, 0], [0, 0, 1]]},
+                {"location": 1, "plane": [[7, 0, 0], [9, 0, 0]]}]
+INPUTS = [(0, "float", 2, False), (1, "int", 2, True)]  # runner_inputs.frag's
+
+
+def inputs_job(tools, inputs_spv, width, height, vertex_inputs=INPUTS, name="inputs"):
+    """A render job of runner_inputs.frag with a generated vertex shader writing
+    |vertex_inputs| (fragment_sim_test.vertex_shader)."""
+    vert = tools.path(name + ".vert")
+    with open(vert, "w") as f:
+        f.write(vertex_shader(vertex_inputs, INPUT_PLANES, width, height))
+    vertex_spv = tools.compile(vert, name + ".vert.spv")
+    return {"mode": "render", "spv": inputs_spv, "width": width, "height": height,
+            "vertex_spv": vertex_spv, "inputs": INPUT_PLANES}
+
+
+def check_bad_jobs(tools, checks, buffers_spv, images_spv, inputs_spv=None, fragcoord_spv=None):
     """Each malformed job, and each job that does not fit its shader, exits 2 with a
     'bad job' line naming the problem."""
     good = buffers_job(buffers_spv)
@@ -57,6 +74,14 @@ def check_bad_jobs(tools, checks, buffers_spv, images_spv):
             bindings[index] = binding
         return variant(bindings=bindings)
 
+    # Render jobs for the "inputs"/"vertex_spv" checks: runner_fragcoord.frag (no
+    # inputs) with the built-in / a generated vertex shader, runner_inputs.frag.
+    render = {"mode": "render", "spv": fragcoord_spv, "width": 4, "height": 4,
+              "features": ["fragmentStoresAndAtomics"], "push_constants": {"f32": [0.5]},
+              "bindings": [buffer_binding(0, 0, "storage_buffer", [zeros(4)])]}
+    inputs_base = inputs_job(tools, inputs_spv, 4, 4)
+    render_vs = dict(render, vertex_spv=inputs_base["vertex_spv"])
+    inputs_short = inputs_job(tools, inputs_spv, 4, 4, INPUTS[:1], name="inputs_short")
     not_spirv = tools.path("not_spirv.spv")
     with open(not_spirv, "wb") as f:
         f.write(b"#version 450\nvoid main() {}\n")
@@ -121,6 +146,37 @@ def check_bad_jobs(tools, checks, buffers_spv, images_spv):
         ("push constants too small", variant(push_constants={"u32": [5]}),
          "push constants need 8 bytes, the job gives 4"),
         ("no push constants", variant(push_constants=None), "need 8 bytes, the job gives 0"),
+        # "inputs" and "vertex_spv" (render only).
+        ("inputs in compute", variant(inputs=INPUT_PLANES), "job.inputs: not used in compute mode"),
+        ("vertex_spv in compute", variant(vertex_spv="v.spv"),
+         "job.vertex_spv: not used in compute mode"),
+        ("inputs without vertex_spv", dict(render, inputs=INPUT_PLANES),
+         "job.inputs: needs \"vertex_spv\""),
+        ("inputs not a list", dict(render_vs, inputs={"location": 0}), "job.inputs: expected an array"),
+        ("input location range", dict(render_vs, inputs=[{"location": 32, "plane": [[0, 0, 0]]}]),
+         "job.inputs[0].location: must be in [0, 31]"),
+        ("input location twice", dict(render_vs, inputs=[INPUT_PLANES[0], INPUT_PLANES[0]]),
+         "location 0 is given twice"),
+        ("input unknown key", dict(render_vs, inputs=[{"location": 0, "planes": []}]),
+         "unknown key \"planes\""),
+        ("input without plane", dict(render_vs, inputs=[{"location": 0}]), "missing \"plane\""),
+        ("plane of 5 components", dict(render_vs, inputs=[{"location": 0, "plane": [[0, 0, 0]] * 5}]),
+         "expected 1 to 4 components"),
+        ("plane not [a, b, c]", dict(render_vs, inputs=[{"location": 0, "plane": [[0, 1]]}]),
+         "job.inputs[0].plane[0]: expected [a, b, c]"),
+        ("plane not a number", dict(render_vs, inputs=[{"location": 0, "plane": [[0, "x", 0]]}]),
+         "job.inputs[0].plane[0][1]: expected a number"),
+        ("vertex_spv missing", dict(render, vertex_spv="does-not-exist.spv"),
+         "cannot read SPIR-V module"),
+        ("vertex_spv not a vertex shader", dict(render, vertex_spv=fragcoord_spv),
+         "has no Vertex entry point 'main'"),
+        ("input the shader lacks", dict(render_vs, inputs=INPUT_PLANES[:1]),
+         "job.inputs: location 0: the fragment shader has no input there"),
+        ("plane components", dict(inputs_base, inputs=[INPUT_PLANES[0], {
+            "location": 1, "plane": [[7, 0, 0]] * 3}]),
+         "location 1: the input has 2 components, the plane 3"),
+        ("output the vertex shader lacks", dict(inputs_short, inputs=INPUT_PLANES[:1]),
+         "the vertex shader writes no output at location 1"),
         ("storage image format", {"mode": "compute", "spv": images_spv, "bindings": [
             buffer_binding(0, 0, "combined_image_sampler", [image]),
             buffer_binding(0, 1, "sampled_image", [image]),
@@ -262,6 +318,18 @@ def check_render(tools, checks, spv):
     checks.expect(data == header + rgb, "the framebuffer file (.ppm, RGB)")
 
 
+def check_inputs(tools, checks, spv):
+    """"vertex_spv" draws the triangle and writes the planes of "inputs"."""
+    width, height = 13, 7
+    run = tools.run_ok(inputs_job(tools, spv, width, height), "inputs")
+    expected = []
+    for y in range(height):
+        for x in range(width):
+            expected += [x, y, 7, 9]
+    checks.expect(run.pixels == expected, "vertex_spv and inputs: the plane [[0,1,0],[0,0,1]] is "
+                  "gl_FragCoord.xy at every pixel, a flat ivec2 plane arrives as its constant")
+
+
 def check_vulkan_errors(tools, checks, buffers_spv, spirv_as, device):
     """Well-formed jobs the device refuses: exit 1 naming the failing call. Only on
     lavapipe, whose answers are known."""
@@ -316,14 +384,17 @@ def main(argv):
 
         buffers_spv = compile_shader("runner_buffers.comp")
         images_spv = compile_shader("runner_images.comp")
-        check_bad_jobs(tools, checks, buffers_spv, images_spv)
+        inputs_spv = compile_shader("runner_inputs.frag")
+        fragcoord_spv = compile_shader("runner_fragcoord.frag")
+        check_bad_jobs(tools, checks, buffers_spv, images_spv, inputs_spv, fragcoord_spv)
         job_path = tools.path("buffers_for_no_device.json")
         with open(job_path, "w") as f:
             json.dump(buffers_job(buffers_spv), f)
         check_no_device(tools, checks, job_path)
         run = check_buffers(tools, checks, buffers_spv)  # raises Skip without a device
         check_images(tools, checks, images_spv)
-        check_render(tools, checks, compile_shader("runner_fragcoord.frag"))
+        check_render(tools, checks, fragcoord_spv)
+        check_inputs(tools, checks, inputs_spv)
         check_vulkan_errors(tools, checks, buffers_spv, args.spirv_as, run.device)
         return checks.summary(started)
 

@@ -91,7 +91,9 @@ nlohmann::json Run(const Arguments& arguments) {
   // Everything about the job is checked before the first Vulkan call.
   const Job job = LoadJob(arguments.job);
   const std::vector<uint32_t> spirv = LoadSpirv(job.spv_path);
-  CheckInterface(spirv, job);
+  const std::vector<uint32_t> vertex_spirv =
+      job.vertex_spv_path.empty() ? std::vector<uint32_t>() : LoadSpirv(job.vertex_spv_path);
+  CheckInterface(spirv, vertex_spirv, job);
 
   Context context(arguments.device, job.features, job.timeout_ms);
   const bool compute = job.mode == Mode::kCompute;
@@ -101,7 +103,7 @@ nlohmann::json Run(const Arguments& arguments) {
   if (compute) {
     RunCompute(context, job, spirv, descriptors);
   } else {
-    std::vector<uint8_t> pixels = RunRender(context, job, spirv, descriptors);
+    std::vector<uint8_t> pixels = RunRender(context, job, spirv, vertex_spirv, descriptors);
     nlohmann::json framebuffer = {{"width", job.width}, {"height", job.height}};
     if (!job.framebuffer_file.empty()) {
       WriteFramebufferFile(job.framebuffer_file, pixels, job.width, job.height);
