@@ -266,14 +266,20 @@ bool ExecArith(const Exec& e) {
       Map1(e, [&](uint64_t a) { return FromDouble(-ToDouble(a, w), w); });
       return true;
     case Op::OpFAdd:
-      MapF2(e, [](double a, double b) { return a + b; });
-      return true;
     case Op::OpFSub:
-      MapF2(e, [](double a, double b) { return a - b; });
+    case Op::OpFMul: {
+      // Correctly rounded: the exact error decides round-toward-zero (scalar.h).
+      const auto op = static_cast<Op>(e.inst.opcode);
+      Map2(e, [&](uint64_t a, uint64_t b) {
+        const double x = ToDouble(a, w), y = ToDouble(b, w);
+        double error = 0;
+        const double r = op == Op::OpFMul   ? TwoProduct(x, y, &error)
+                         : op == Op::OpFAdd ? TwoSum(x, y, &error)
+                                            : TwoSum(x, -y, &error);
+        return FromExact(r, error, w);
+      });
       return true;
-    case Op::OpFMul:
-      MapF2(e, [](double a, double b) { return a * b; });
-      return true;
+    }
     case Op::OpFDiv:
       MapF2(e, [](double a, double b) { return a / b; });
       return true;

@@ -40,6 +40,12 @@ uint64_t FloatToSigned(double x, uint32_t width) {
 // through double would round twice, so a float result is converted directly.
 template <typename Int>
 uint64_t IntToFloat(Int v, uint32_t width) {
+  if (ActiveFloatControls().TowardZero(width)) {
+    // The integer exactly, less its double: the error of the conversion.
+    const double d = static_cast<double>(v);
+    const long double rest = static_cast<long double>(v) - static_cast<long double>(d);
+    return RoundTowardZero(d, static_cast<double>(rest), width);
+  }
   if (width != 32) return FromDouble(static_cast<double>(v), width);
   const float f = static_cast<float>(v);
   uint32_t bits;
@@ -72,7 +78,7 @@ bool ExecConvert(const Exec& e) {
       Map1(e, [&](uint64_t a) { return static_cast<uint64_t>(SignExtend(a, ow)) & WidthMask(w); });
       return true;
     case Op::OpFConvert:
-      Map1(e, [&](uint64_t a) { return FromDouble(ToDouble(a, ow), w); });
+      Map1(e, [&](uint64_t a) { return FromExact(ToDouble(a, ow), 0, w); });
       return true;
     case Op::OpQuantizeToF16:
       Map1(e, [&](uint64_t a) {

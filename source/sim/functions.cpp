@@ -443,10 +443,12 @@ Status FunctionDecoder::DecodeInst(Instruction& inst, uint32_t block) {
     case Family::kSubgroup: {
       bool known = false;
       const auto scope = static_cast<uint32_t>(d_.ConstantValue(in(0), &known));
+      // Instructions without an Execution scope operand.
       const bool khr =
           op == spv::Op::OpSubgroupBallotKHR || op == spv::Op::OpSubgroupFirstInvocationKHR ||
           op == spv::Op::OpSubgroupAllKHR || op == spv::Op::OpSubgroupAnyKHR ||
-          op == spv::Op::OpSubgroupAllEqualKHR || op == spv::Op::OpSubgroupReadInvocationKHR;
+          op == spv::Op::OpSubgroupAllEqualKHR || op == spv::Op::OpSubgroupReadInvocationKHR ||
+          op == kOpGroupNonUniformQuadAllKHR || op == kOpGroupNonUniformQuadAnyKHR;
       if (!khr && (!known || scope != uint32_t(spv::Scope::Subgroup))) {
         return Fail("Op" + std::string(spvOpcodeString(op)) + " with a scope other than Subgroup",
                     block);

@@ -122,12 +122,10 @@ Status Decoder::DecodeGlobals(uint32_t entry_function) {
        : width == 32 ? program_.float_controls.flush_denormals_32
                      : program_.float_controls.flush_denormals_16) = true;
     } else if (mode == uint32_t(spv::ExecutionMode::RoundingModeRTZ)) {
-      // Arithmetic is computed in double and rounded once to nearest: the
-      // exact result's side, which rounding toward zero needs, is lost when
-      // the double itself was rounded (1.0f - 2^-60).
-      return Unsupported("execution mode RoundingModeRTZ for " +
-                         std::to_string(inst.GetSingleWordInOperand(2)) +
-                         "-bit floats (round toward zero)");
+      const uint32_t width = inst.GetSingleWordInOperand(2);
+      (width == 64   ? program_.float_controls.toward_zero_64
+       : width == 32 ? program_.float_controls.toward_zero_32
+                     : program_.float_controls.toward_zero_16) = true;
     } else if (mode == kRequireFullQuadsKHR) {
       program_.require_full_quads = true;
     } else if (mode == uint32_t(spv::ExecutionMode::OriginLowerLeft) ||

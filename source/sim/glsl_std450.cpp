@@ -254,6 +254,21 @@ bool ExecGlsl(const Exec& e) {
       });
       return true;
     case GLSLstd450Fma:
+      if (ActiveFloatControls().TowardZero(e.inst.width) && e.inst.width <= 32) {
+        // a * b is exact in double for 32-bit operands; TwoSum gives the add's error.
+        const uint32_t w = e.inst.width;
+        for (uint32_t c = 0; c < e.inst.comps; ++c) {
+          const uint64_t *a = e.R(e.Op(0) + c), *b = e.R(e.Op(1) + c), *x = e.R(e.Op(2) + c);
+          uint64_t* d = e.R(e.inst.result + c);
+          ForEachLane(e.lanes, [&](uint32_t l) {
+            double error = 0;
+            const double r =
+                TwoSum(ToDouble(a[l], w) * ToDouble(b[l], w), ToDouble(x[l], w), &error);
+            d[l] = RoundTowardZero(r, error, w);
+          });
+        }
+        return true;
+      }
       FloatMap<3>(e, [](double a, double b, double c) { return std::fma(a, b, c); });
       return true;
     case GLSLstd450Ldexp: {

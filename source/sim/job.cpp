@@ -120,7 +120,9 @@ std::string ParseSampler(const json& s, Sampler* sampler) {
 }
 
 // One image element of a job (vk_runner's format); |with_sampler|: a combined image sampler.
-std::string ParseImage(const json& e, bool with_sampler, Image* image) {
+// |total_bytes| counts the job's buffers and images as vk_runner holds them (4 bytes
+// per texel), checked against kMaxJobBytes before a level is allocated.
+std::string ParseImage(const json& e, bool with_sampler, Image* image, uint64_t* total_bytes) {
   if (!e.is_object()) return "expected an object";
   const std::string unknown =
       with_sampler ? UnknownKey(e, {"width", "height", "format", "levels", "sampler"})
@@ -150,6 +152,8 @@ std::string ParseImage(const json& e, bool with_sampler, Image* image) {
     const std::string at = "levels[" + std::to_string(l) + "]";
     const uint32_t w = std::max(1u, image->width >> l), h = std::max(1u, image->height >> l);
     const size_t channels = bytes ? 4 : 1;
+    *total_bytes += uint64_t{w} * h * 4;
+    if (*total_bytes > kMaxJobBytes) return "the job's buffers and images exceed 256 MiB";
     if (!level.is_object() || level.size() != 1 ||
         (!level.contains("color") && !level.contains("texels"))) {
       return at + ": expected {\"color\": [...]} or {\"texels\": [...]}";
@@ -266,7 +270,8 @@ Expected<Image> LoadImageFile(const std::string& path) {
   Expected<json> value = ReadJson(path);
   if (!value) return value.error();
   Image image;
-  const std::string problem = ParseImage(*value, true, &image);
+  uint64_t total_bytes = 0;
+  const std::string problem = ParseImage(*value, true, &image, &total_bytes);
   if (!problem.empty()) return Bad(path, problem);
   return image;
 }
@@ -458,13 +463,12 @@ Expected<Job> LoadJob(const std::string& path) {
           if (element.contains("sampler"))
             problem = ParseSampler(element["sampler"], &image.sampler);
         } else {
-          problem =
-              ParseImage(element, binding.type == JobBinding::Type::kCombinedImageSampler, &image);
+          problem = ParseImage(element, binding.type == JobBinding::Type::kCombinedImageSampler,
+                               &image, &total_bytes);
           if (problem.empty() && binding.type == JobBinding::Type::kStorageImage &&
               image.levels.size() != 1) {
             problem = "levels: a storage image has one";
           }
-          for (const auto& level : image.levels) total_bytes += level.size();
         }
         if (!problem.empty()) return Bad(path, at + ": " + problem);
         if (total_bytes > kMaxJobBytes) {

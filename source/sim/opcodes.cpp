@@ -246,6 +246,9 @@ Family FamilyOf(spv::Op op) {
     case Op::OpUnreachable:
       return Family::kUnreachable;
     default:
+      if (op == kOpGroupNonUniformQuadAllKHR || op == kOpGroupNonUniformQuadAnyKHR) {
+        return Family::kSubgroup;
+      }
       return Family::kUnsupported;
   }
 }

@@ -12,6 +12,10 @@
 namespace spirv_conv {
 namespace sim {
 
+// SPV_KHR_quad_control's instructions, newer than the bundled headers.
+constexpr spv::Op kOpGroupNonUniformQuadAllKHR = static_cast<spv::Op>(5110);
+constexpr spv::Op kOpGroupNonUniformQuadAnyKHR = static_cast<spv::Op>(5111);
+
 Family FamilyOf(spv::Op op);
 
 // An OpenCL.std instruction (|*op|): kGlsl with |*op| replaced by its GLSL.std.450

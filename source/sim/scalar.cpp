@@ -5,7 +5,10 @@
 
 #include "sim/scalar.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <limits>
 
 namespace spirv_conv {
 namespace sim {
@@ -49,6 +52,55 @@ uint16_t DoubleToHalf(double value, Rounding mode) {
 }
 
 uint16_t FloatToHalf(float value) { return DoubleToHalf(value, Rounding::kNearestEven); }
+
+uint64_t RoundTowardZero(double value, double error, uint32_t width) {
+  if (std::isnan(value) || std::isinf(value)) return FromDouble(value, width);
+  if (value == 0) {
+    if (error == 0) return FromDouble(value, width);
+    value = error;  // the exact result is the (exactly representable) error
+    error = 0;
+  }
+  // The exact result lies strictly between the double and its neighbour
+  // toward the error's side; only when the double itself is representable at
+  // |width| can the error move the truncation (one step toward zero).
+  const bool inward = error != 0 && std::signbit(error) != std::signbit(value);
+  uint64_t bits;
+  bool exact;
+  if (width == 64) {
+    std::memcpy(&bits, &value, 8);
+    exact = true;
+  } else if (width == 32) {
+    const double magnitude = std::fabs(value);
+    float f = static_cast<float>(std::min(magnitude, double{std::numeric_limits<float>::max()}));
+    if (f > magnitude) f = std::nextafter(f, 0.0f);
+    exact = f == magnitude;
+    if (value < 0) f = -f;
+    uint32_t b;
+    std::memcpy(&b, &f, 4);
+    bits = b;
+  } else {
+    bits = DoubleToHalf(value, Rounding::kTowardZero);
+    exact = HalfToFloat(static_cast<uint16_t>(bits)) == value;
+  }
+  if (exact && inward) {
+    // One step toward zero: the magnitude's bit pattern minus one (a zero stays zero).
+    const uint64_t sign = width == 64 ? 1ull << 63 : width == 32 ? 1ull << 31 : 1ull << 15;
+    if ((bits & ~sign) != 0) bits -= 1;
+  }
+  double result = ToDouble(bits, width);
+  if (ActiveFloatControls().Flushes(width)) result = FlushDenormal(result, width);
+  if (width == 64) {
+    std::memcpy(&bits, &result, 8);
+    return bits;
+  }
+  if (width == 32) {
+    const float f = static_cast<float>(result);
+    uint32_t b;
+    std::memcpy(&b, &f, 4);
+    return b;
+  }
+  return DoubleToHalf(result, Rounding::kTowardZero);
+}
 
 }  // namespace sim
 }  // namespace spirv_conv

@@ -37,12 +37,20 @@ uint16_t FloatToHalf(float value);                   // round to nearest even
 // composites, OpSelect, OpPhi, OpBitcast) copy bits and keep a denormal, as
 // the Vulkan spec's "Precision and Operation of SPIR-V Instructions" requires.
 // Set by sim::Run for the duration of a run (FloatControlsScope).
+// RoundingModeRTZ makes the correctly rounded operations (add, subtract,
+// multiply, fma, conversions) of a width round toward zero (FromExact).
 struct FloatControls {
   bool flush_denormals_16 = false;
   bool flush_denormals_32 = false;
   bool flush_denormals_64 = false;
+  bool toward_zero_16 = false;
+  bool toward_zero_32 = false;
+  bool toward_zero_64 = false;
   bool Flushes(uint32_t width) const {
     return width == 64 ? flush_denormals_64 : width == 32 ? flush_denormals_32 : flush_denormals_16;
+  }
+  bool TowardZero(uint32_t width) const {
+    return width == 64 ? toward_zero_64 : width == 32 ? toward_zero_32 : toward_zero_16;
   }
 };
 
@@ -89,6 +97,36 @@ inline uint64_t FromDouble(double value, uint32_t width) {
   }
   const uint16_t half = FloatToHalf(f);
   return flush ? FloatToHalf(static_cast<float>(FlushDenormal(HalfToFloat(half), 16))) : half;
+}
+
+// |value| + |error| (a double and the exact error of the operation that
+// computed it, as TwoSum or an fma gives it) rounded toward zero to |width|.
+uint64_t RoundTowardZero(double value, double error, uint32_t width);
+
+// The result of a correctly rounded operation whose exact value is |value| +
+// |error|: rounded to nearest (where the double's own rounding is harmless:
+// 53 >= 2 * 24 + 2 bits), or toward zero under RoundingModeRTZ, where it is not.
+inline uint64_t FromExact(double value, double error, uint32_t width) {
+  if (!ActiveFloatControls().TowardZero(width)) return FromDouble(value, width);
+  return RoundTowardZero(value, error, width);
+}
+
+// Error-free transformations: a + b = sum + *error and a * b = product + *error
+// exactly (finite results).
+inline double TwoSum(double a, double b, double* error) {
+  const double sum = a + b;
+  if (!std::isfinite(sum)) {
+    *error = 0;
+    return sum;
+  }
+  const double bb = sum - a;
+  *error = (a - (sum - bb)) + (b - bb);
+  return sum;
+}
+inline double TwoProduct(double a, double b, double* error) {
+  const double product = a * b;
+  *error = std::isfinite(product) ? std::fma(a, b, -product) : 0;
+  return product;
 }
 
 }  // namespace sim

@@ -40,6 +40,7 @@
 
 #include <algorithm>
 
+#include "sim/opcodes.h"
 #include "sim/scalar.h"
 #include "spirv/unified1/spirv.hpp11"
 
@@ -364,8 +365,9 @@ bool Scheduler::ExecGroupOp(const Exec& e) {
   // operations, unless RequireFullQuadsKHR makes them take part (Vulkan,
   // "Helper Invocations"; SPV_KHR_quad_control). Helpers then see only helpers.
   const auto op = static_cast<spv::Op>(e.inst.opcode);
-  const bool quad_op =
-      op == spv::Op::OpGroupNonUniformQuadBroadcast || op == spv::Op::OpGroupNonUniformQuadSwap;
+  const bool quad_op = op == spv::Op::OpGroupNonUniformQuadBroadcast ||
+                       op == spv::Op::OpGroupNonUniformQuadSwap ||
+                       op == kOpGroupNonUniformQuadAllKHR || op == kOpGroupNonUniformQuadAnyKHR;
   const LaneMask helpers = e.lanes & e.sg.helpers;
   if (!m_.program.fragment || m_.program.require_full_quads || quad_op || helpers.Empty() ||
       helpers == e.lanes) {

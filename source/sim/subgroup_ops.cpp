@@ -11,6 +11,7 @@
 #include <limits>
 
 #include "sim/machine.h"
+#include "sim/opcodes.h"
 #include "sim/scalar.h"
 #include "spirv/unified1/spirv.hpp11"
 
@@ -263,6 +264,20 @@ bool ExecSubgroup(const Exec& e) {
       }
       Permute(e, 1,
               [&](uint32_t l) { return ((l + delta) & (cluster - 1)) + (l & ~(cluster - 1)); });
+      return true;
+    }
+    case kOpGroupNonUniformQuadAllKHR:
+    case kOpGroupNonUniformQuadAnyKHR: {
+      // SPV_KHR_quad_control: the predicate over the invocations of each quad in the tangle.
+      const bool all = op == kOpGroupNonUniformQuadAllKHR;
+      const uint64_t* p = e.R(e.Op(0));
+      uint64_t* d = e.R(e.inst.result);
+      uint64_t quad[kMaxSubgroupSize / 4];
+      ForEachLane(e.lanes, [&](uint32_t l) { quad[l / 4] = all ? 1 : 0; });
+      ForEachLane(e.lanes, [&](uint32_t l) {
+        quad[l / 4] = all ? (quad[l / 4] & p[l]) : (quad[l / 4] | p[l]);
+      });
+      ForEachLane(e.lanes, [&](uint32_t l) { d[l] = quad[l / 4]; });
       return true;
     }
     case Op::OpGroupNonUniformQuadBroadcast:

@@ -185,6 +185,56 @@ void main() {
       << r.error().message;
 }
 
+TEST(SimExecution, SubgroupRotateReadsTheLaneDeltaAhead) {
+  // SPV_KHR_subgroup_rotate: lane l reads lane (l + 3) mod 8; with ClusterSize
+  // 4, lane ((l + 3) mod 4) + 4 * (l / 4) of its cluster.
+  const char* spvasm = R"(OpCapability Shader
+OpCapability GroupNonUniform
+OpCapability GroupNonUniformRotateKHR
+OpExtension "SPV_KHR_subgroup_rotate"
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main" %lid %out
+OpExecutionMode %main LocalSize 8 1 1
+OpDecorate %lid BuiltIn SubgroupLocalInvocationId
+OpDecorate %arr ArrayStride 4
+OpMemberDecorate %Out 0 Offset 0
+OpDecorate %Out Block
+OpDecorate %out DescriptorSet 0
+OpDecorate %out Binding 0
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%uint = OpTypeInt 32 0
+%arr = OpTypeRuntimeArray %uint
+%Out = OpTypeStruct %arr
+%ptr_out = OpTypePointer StorageBuffer %Out
+%out = OpVariable %ptr_out StorageBuffer
+%ptr_in = OpTypePointer Input %uint
+%lid = OpVariable %ptr_in Input
+%ptr_u = OpTypePointer StorageBuffer %uint
+%c0 = OpConstant %uint 0
+%c3 = OpConstant %uint 3
+%c4 = OpConstant %uint 4
+%c8 = OpConstant %uint 8
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%id = OpLoad %uint %lid
+%r = OpGroupNonUniformRotateKHR %uint %c3 %id %c3
+%rc = OpGroupNonUniformRotateKHR %uint %c3 %id %c3 %c4
+%p = OpAccessChain %ptr_u %out %c0 %id
+OpStore %p %r
+%i2 = OpIAdd %uint %id %c8
+%p2 = OpAccessChain %ptr_u %out %c0 %i2
+OpStore %p2 %rc
+OpReturn
+OpFunctionEnd
+)";
+  Expected<sim::RunResult> r =
+      RunBinary(MustLoad("rotate.spvasm", spvasm), {Zeros(0, 16)}, Options(Model::kMaximal));
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(WordsOf(*r, 0),
+            (std::vector<uint32_t>{3, 4, 5, 6, 7, 0, 1, 2, 3, 0, 1, 2, 7, 4, 5, 6}));
+}
+
 TEST(SimExecution, DivergentBarrierIsAnError) {
   const char* glsl = R"(#version 450
 layout(local_size_x = 8) in;

@@ -417,15 +417,82 @@ TEST(SimExtended, FloatControlsThatAreTheDefaultRun) {
             (std::vector<uint32_t>{0x7F800000, 0x7F800000, 0x7F800000, 0x7F800000}));
 }
 
-TEST(SimExtended, RoundingTowardZeroIsRefusedByName) {
-  Expected<sim::RunResult> result =
-      RunBinary(MustLoad("rtz.spvasm", FloatControlsModule("RoundingModeRTZ")),
-                {Words(0, {0, 0, 0, 0})}, Options(Model::kMaximal));
-  ASSERT_FALSE(result.ok());
-  EXPECT_NE(result.error().message.find(
-                "execution mode RoundingModeRTZ for 32-bit floats (round toward zero)"),
-            std::string::npos)
-      << result.error().message;
+TEST(SimExtended, RoundingTowardZeroTruncatesTheExactResult) {
+  // RoundingModeRTZ 32: buf = {x, y, k, ...}; buf[3] = x + y, buf[4] = x * y,
+  // buf[5] = float(k). The exact results, truncated:
+  //   1 + (-2^-60) = 1 - 2^-60, below 1: the float below 1, 1 - 2^-24
+  //     (0x3F7FFFFF; rounding the double 1.0 instead would give 0x3F800000);
+  //   pi_f * pi_f = 9.8696040... between 0x411DE9E6 and 0x411DE9E7 (nearest);
+  //   16777219 = 2^24 + 3 lies between floats 2^24 + 2 (0x4B800001) and 2^24 + 4
+  //     (nearest even: 0x4B800002).
+  const std::string module = R"(; Version: 1.4
+OpCapability Shader
+OpCapability RoundingModeRTZ
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main" %buf
+OpExecutionMode %main LocalSize 1 1 1
+OpExecutionMode %main RoundingModeRTZ 32
+OpDecorate %words ArrayStride 4
+OpMemberDecorate %Buf 0 Offset 0
+OpDecorate %Buf Block
+OpDecorate %buf DescriptorSet 0
+OpDecorate %buf Binding 0
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%int = OpTypeInt 32 1
+%float = OpTypeFloat 32
+%words = OpTypeRuntimeArray %int
+%Buf = OpTypeStruct %words
+%p_buf = OpTypePointer StorageBuffer %Buf
+%p_int = OpTypePointer StorageBuffer %int
+%buf = OpVariable %p_buf StorageBuffer
+%i0 = OpConstant %int 0
+%i1 = OpConstant %int 1
+%i2 = OpConstant %int 2
+%i3 = OpConstant %int 3
+%i4 = OpConstant %int 4
+%i5 = OpConstant %int 5
+%i6 = OpConstant %int 6
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%px = OpAccessChain %p_int %buf %i0 %i0
+%xi = OpLoad %int %px
+%x = OpBitcast %float %xi
+%py = OpAccessChain %p_int %buf %i0 %i1
+%yi = OpLoad %int %py
+%y = OpBitcast %float %yi
+%pk = OpAccessChain %p_int %buf %i0 %i2
+%k = OpLoad %int %pk
+%sum = OpFAdd %float %x %y
+%prod = OpFMul %float %x %x
+%conv = OpConvertSToF %float %k
+%p3 = OpAccessChain %p_int %buf %i0 %i3
+%sumi = OpBitcast %int %sum
+OpStore %p3 %sumi
+%p4 = OpAccessChain %p_int %buf %i0 %i4
+%prodi = OpBitcast %int %prod
+OpStore %p4 %prodi
+%p5 = OpAccessChain %p_int %buf %i0 %i5
+%convi = OpBitcast %int %conv
+OpStore %p5 %convi
+OpReturn
+OpFunctionEnd
+)";
+  auto run = [&](uint32_t x, uint32_t y) {
+    Expected<sim::RunResult> result =
+        RunBinary(MustLoad("rtz.spvasm", module), {Words(0, {x, y, 16777219, 0, 0, 0})},
+                  Options(Model::kMaximal));
+    EXPECT_TRUE(result.ok()) << (result.ok() ? "" : result.error().message);
+    return result.ok() ? WordsOf(*result, 0) : std::vector<uint32_t>();
+  };
+  const std::vector<uint32_t> one = run(0x3F800000, 0xA1800000);  // 1.0, -2^-60
+  ASSERT_EQ(one.size(), 6u);
+  EXPECT_EQ(one[3], 0x3F7FFFFFu);
+  EXPECT_EQ(one[5], 0x4B800001u);
+  const std::vector<uint32_t> pi = run(0x40490FDB, 0x21800000);  // pi, +2^-60: 1 + tiny
+  ASSERT_EQ(pi.size(), 6u);
+  EXPECT_EQ(pi[4], 0x411DE9E6u);
+  EXPECT_EQ(pi[3], 0x40490FDBu);  // pi + 2^-60 truncates to pi
 }
 
 }  // namespace
