@@ -290,7 +290,10 @@ bool ExecGlsl(const Exec& e) {
       return true;
     }
     case GLSLstd450SAbs:
-      IntMap<1>(e, true, [](int64_t x, int64_t, int64_t) { return x < 0 ? -x : x; });
+      // Negated in unsigned arithmetic: the most negative value is its own absolute value.
+      IntMap<1>(e, true, [](int64_t x, int64_t, int64_t) {
+        return x < 0 ? static_cast<int64_t>(uint64_t{0} - static_cast<uint64_t>(x)) : x;
+      });
       return true;
     case GLSLstd450SSign:
       IntMap<1>(e, true, [](int64_t x, int64_t, int64_t) -> int64_t {
