@@ -13,6 +13,7 @@
 #include <set>
 
 #include "sim/decoder.h"
+#include "source/enum_string_mapping.h"
 #include "source/opt/ir_context.h"
 #include "spirv_conv/sim.h"
 
@@ -99,7 +100,8 @@ Status Decoder::DecodeGlobals(uint32_t entry_function) {
   for (const auto& inst : context_.capabilities()) {
     const auto c = static_cast<spv::Capability>(inst.GetSingleWordInOperand(0));
     if (!SupportedCapability(c)) {
-      return Unsupported(std::string("capability ") + std::to_string(static_cast<uint32_t>(c)));
+      return Unsupported(std::string("capability ") + spvtools::CapabilityToString(c) + " (" +
+                         std::to_string(static_cast<uint32_t>(c)) + ")");
     }
   }
   const auto* memory_model = context_.module()->GetMemoryModel();
