@@ -41,10 +41,12 @@ if(NOT DEFINED SPIRV-Headers_SOURCE_DIR)
   set(SPIRV-Headers_SOURCE_DIR "/usr")
 endif()
 
-# The grammar SPIRV-Tools generates its tables from, with the enumerants the
-# pinned headers lack (MaximallyReconvergesKHR: without it SPIRV-Tools 2023.1
-# cannot even parse such a module). Only the overlay's tables change; the
-# C/C++ headers are copies. See cmake/spirv_grammar_overlay.py.
+# The grammar SPIRV-Tools generates its tables from, with the enumerants and
+# instructions the pinned headers lack (MaximallyReconvergesKHR,
+# SPV_KHR_quad_control: without them SPIRV-Tools 2023.1 cannot even parse
+# such a module). The tables change, and spirv.hpp11 gains their names (the
+# generated tables refer to spv::Op::..., spv::Capability::...); the other
+# headers are copies. See cmake/spirv_grammar_overlay.py.
 find_package(Python3 REQUIRED COMPONENTS Interpreter)
 set(SPIRV_CONV_HEADERS_OVERLAY "${PROJECT_BINARY_DIR}/spirv-headers-overlay")
 execute_process(

@@ -53,6 +53,21 @@ struct UniformityOptions {
   // control flow is non-uniform only because of tests of helper-ness (the
   // subgroup-operation rules, docs/rules/subgroup-op-divergent-cf.md).
   bool without_helper_invocations = false;
+  // Reads OpKill and OpTerminateInvocation (and calls of functions that may
+  // execute them) as if they did not end the invocation, as
+  // OpDemoteToHelperInvocation would not: the paths that can only end in
+  // such a kill are left out. Not sound on its own: for asking whether
+  // control flow is non-uniform only because invocations were discarded
+  // (docs/rules/derivative-after-discard.md).
+  bool kills_as_demotes = false;
+  // Reads every result of a subgroup or quad operation and SubgroupId as
+  // divergent (uniform operands still give a uniform result only where the
+  // operation is a pure function of them), so that `quad` means "the same
+  // in the whole primitive" (Flat inputs, FrontFacing, PrimitiveId): for
+  // asking whether control flow is uniform across a fragment shader's
+  // derivative group without QuadDerivativesKHR (Vulkan: the primitive).
+  // Sound, less precise than the default.
+  bool primitive_scope = false;
 };
 
 // One step of an explanation: why |subject| (a value id, or a block's label

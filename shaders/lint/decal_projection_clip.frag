@@ -4,6 +4,9 @@
 // implicit-LOD texture() after it is in non-uniform control flow (the
 // classic decal bug: seams at the box edges). The textureGrad() with UV
 // gradients taken before the discard is the fix and is fine.
+// The derivative findings after the discard are derivative-after-discard's:
+// the discard alone leaves the quads incomplete, and `demote`
+// (GL_EXT_demote_to_helper_invocation) would keep them complete.
 #version 450
 
 layout(location = 0) in vec4 inClipPos;
@@ -35,7 +38,7 @@ void main()
         discard;
     }
 
-    vec4 albedo = texture(decalAlbedo, uv);                               // EXPECT: derivative-divergent-cf warning
+    vec4 albedo = texture(decalAlbedo, uv);                               // EXPECT: derivative-after-discard warning
     vec3 n = textureGrad(decalNormal, uv, duvdx, duvdy).xyz;              // EXPECT-NOT: derivative-divergent-cf
     float fade = clamp(n.z * decal.angleFade, 0.0, 1.0);
     outColor = vec4(albedo.rgb * decal.tint.rgb, albedo.a * fade);

@@ -5,6 +5,9 @@
 // invocations of a quad are gone and the texture() and dFdy() in main() that
 // follow it are findings. The texture() before the call, and the one inside
 // the helper before its discard, are in uniform control flow.
+// The derivative findings after the discard are derivative-after-discard's:
+// the discard alone leaves the quads incomplete, and `demote`
+// (GL_EXT_demote_to_helper_invocation) would keep them complete.
 #version 450
 
 layout(location = 0) in vec2 inUV;
@@ -41,8 +44,8 @@ void main()
 {
     vec4 albedo = texture(albedoTex, inUV);                               // EXPECT-NOT: derivative-divergent-cf
     ditherClip(object.fade, inUV);
-    vec3 emissive = texture(emissiveTex, inUV).rgb;                       // EXPECT: derivative-divergent-cf warning
+    vec3 emissive = texture(emissiveTex, inUV).rgb;                       // EXPECT: derivative-after-discard warning
     float shade = 0.5 + 0.5 * normalize(inNormal).y;
-    float grain = abs(dFdy(shade));                                       // EXPECT: derivative-divergent-cf error
+    float grain = abs(dFdy(shade));                                       // EXPECT: derivative-after-discard error
     outColor = vec4(albedo.rgb * (shade - grain) + emissive, 1.0);
 }

@@ -4,6 +4,9 @@
 // invocations of a quad are gone, so control flow is no longer uniform across
 // the quad and the implicit-LOD texture() and fwidth() after it are findings;
 // the samples before the discard and the textureLod() after it are fine.
+// The derivative findings after the discard are derivative-after-discard's:
+// the discard alone leaves the quads incomplete, and `demote`
+// (GL_EXT_demote_to_helper_invocation) would keep them complete.
 #version 450
 
 layout(location = 0) in vec2 inUV;
@@ -33,8 +36,8 @@ void main()
         discard;
     }
 
-    vec3 tn = texture(normalMap, uv).xyz * 2.0 - 1.0;                     // EXPECT: derivative-divergent-cf warning
-    float edge = fwidth(sharpAlpha);                                      // EXPECT: derivative-divergent-cf error
+    vec3 tn = texture(normalMap, uv).xyz * 2.0 - 1.0;                     // EXPECT: derivative-after-discard warning
+    float edge = fwidth(sharpAlpha);                                      // EXPECT: derivative-after-discard error
     float thickness = textureLod(translucencyMap, uv, 0.0).r;             // EXPECT-NOT: derivative-divergent-cf
 
     vec3 N = normalize(inNormal);

@@ -4,6 +4,9 @@
 // OpTerminateInvocation; it depends on the pixel row, so after it control flow
 // is not uniform across the quad: the texture() and fwidth() after it are
 // findings. The texture() before it is fine.
+// The derivative findings after the discard are derivative-after-discard's:
+// the termination alone leaves the quads incomplete, and `demote`
+// (GL_EXT_demote_to_helper_invocation) would keep them complete.
 #version 450
 #extension GL_EXT_terminate_invocation : require
 
@@ -30,8 +33,8 @@ void main()
         terminateInvocation;
     }
     vec2 glitchUV = vec2(inUV.x + holo.time * 0.1, inUV.y);
-    float glitch = texture(glitchTex, glitchUV).r;                        // EXPECT: derivative-divergent-cf warning
+    float glitch = texture(glitchTex, glitchUV).r;                        // EXPECT: derivative-after-discard warning
     float rim = 1.0 - abs(dot(normalize(inViewDir), normalize(inNormal)));
-    float rimAA = fwidth(rim);                                            // EXPECT: derivative-divergent-cf error
+    float rimAA = fwidth(rim);                                            // EXPECT: derivative-after-discard error
     outColor = vec4(base.rgb * holo.tint.rgb + rim * (1.0 - rimAA), base.a * (0.6 + 0.4 * glitch));
 }

@@ -9,6 +9,9 @@
 // elect-then-atomic idiom, not counted as a rejoin, so notes too. The
 // implicit-LOD texture() of the tint after the discard is a derivative
 // finding. The texture() and the subgroupAny() before the discard are fine.
+// The derivative findings after the discard are derivative-after-discard's:
+// the discard alone leaves the quads incomplete, and `demote`
+// (GL_EXT_demote_to_helper_invocation) would keep them complete.
 #version 450
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_vote : require
@@ -36,7 +39,7 @@ void main()
     if (color.a < 0.01) {
         discard;
     }
-    color.rgb *= texture(tintTex, inUV * 0.5).rgb;                        // EXPECT: derivative-divergent-cf warning
+    color.rgb *= texture(tintTex, inUV * 0.5).rgb;                        // EXPECT: derivative-after-discard warning
     uint count = subgroupAdd(1u);                                         // EXPECT: subgroup-op-divergent-cf note
     uint base = 0u;
     if (subgroupElect()) {                                                // EXPECT: subgroup-op-divergent-cf note

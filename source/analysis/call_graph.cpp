@@ -56,6 +56,11 @@ CallGraph::CallGraph(spvtools::opt::IRContext& context) : context_(context) {
     const std::set<uint32_t>& entry_modes = modes[function];
     const bool derivatives = ComputesDerivatives(model, entry_modes);
     const bool maximal = entry_modes.count(io::kMaximallyReconvergesKHR) != 0;
+    const bool fragment = model == spv::ExecutionModel::Fragment;
+    const bool quad_derivatives =
+        !fragment || entry_modes.count(uint32_t(spv::ExecutionMode::QuadDerivativesKHR)) != 0;
+    const bool full_quads =
+        maximal && entry_modes.count(uint32_t(spv::ExecutionMode::RequireFullQuadsKHR)) != 0;
     // Every function this entry point reaches.
     std::vector<uint32_t> work{function};
     std::set<uint32_t> seen{function};
@@ -66,6 +71,11 @@ CallGraph::CallGraph(spvtools::opt::IRContext& context) : context_(context) {
       reach.reached = true;
       reach.derivatives |= derivatives;
       reach.all_maximally_reconverge &= maximal;
+      if (derivatives) reach.all_quad_derivatives &= quad_derivatives;
+      if (fragment) {
+        reach.fragment = true;
+        reach.all_helpers_participate &= full_quads;
+      }
       for (uint32_t callee : callees_[f]) {
         if (seen.insert(callee).second) work.push_back(callee);
       }
@@ -92,6 +102,21 @@ bool CallGraph::HasDerivativeGroups(uint32_t function) const {
 bool CallGraph::MaximallyReconverges(uint32_t function) const {
   auto it = reach_.find(function);
   return it != reach_.end() && it->second.reached && it->second.all_maximally_reconverge;
+}
+
+bool CallGraph::QuadDerivatives(uint32_t function) const {
+  auto it = reach_.find(function);
+  return it != reach_.end() && it->second.derivatives && it->second.all_quad_derivatives;
+}
+
+bool CallGraph::HasHelperInvocations(uint32_t function) const {
+  auto it = reach_.find(function);
+  return it != reach_.end() && it->second.fragment;
+}
+
+bool CallGraph::HelpersParticipate(uint32_t function) const {
+  auto it = reach_.find(function);
+  return it != reach_.end() && it->second.fragment && it->second.all_helpers_participate;
 }
 
 const Instruction* CallGraph::InvocationEnd(uint32_t function) const {

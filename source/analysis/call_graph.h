@@ -35,6 +35,19 @@ class CallGraph {
   bool HasDerivativeGroups(uint32_t function) const;
   // Every entry point that reaches |function| declares MaximallyReconvergesKHR.
   bool MaximallyReconverges(uint32_t function) const;
+  // Every entry point that reaches |function| and computes derivatives has
+  // the quad as its derivative group: a Fragment shader declaring
+  // QuadDerivativesKHR, or a compute-like one with derivative groups (whose
+  // groups are quads by definition). Without QuadDerivativesKHR a Fragment
+  // shader's derivative group is the primitive (Vulkan).
+  bool QuadDerivatives(uint32_t function) const;
+  // Some Fragment entry point reaches |function|: helper invocations may run it.
+  bool HasHelperInvocations(uint32_t function) const;
+  // Every Fragment entry point that reaches |function| declares both
+  // MaximallyReconvergesKHR and RequireFullQuadsKHR: every quad starts with
+  // four invocations, helpers included, and helpers stay active for group
+  // operations (SPV_KHR_quad_control with SPV_KHR_maximal_reconvergence).
+  bool HelpersParticipate(uint32_t function) const;
 
   // An instruction in |function|, or in a function it calls, that ends the
   // invocation (OpKill, OpTerminateInvocation, OpTerminateRayKHR,
@@ -46,6 +59,9 @@ class CallGraph {
     bool reached = false;
     bool derivatives = false;
     bool all_maximally_reconverge = true;
+    bool all_quad_derivatives = true;  // of the entry points with derivatives
+    bool fragment = false;
+    bool all_helpers_participate = true;  // of the Fragment entry points
   };
   const spvtools::opt::Instruction* FindInvocationEnd(uint32_t function,
                                                       std::vector<uint32_t>* stack) const;

@@ -197,8 +197,16 @@ ConvergenceClass ClassifyConvergence(const spvtools::opt::Instruction& inst) {
     case Op::OpGroupNonUniformShuffleXor:
     case Op::OpGroupNonUniformShuffleUp:
     case Op::OpGroupNonUniformShuffleDown:
-    case Op::OpGroupNonUniformRotateKHR:
       return ReadingOtherInvocation(ScopedGroupOperation(/*co_convergent=*/true));
+    // Delta: "must be dynamically uniform within Execution"
+    // (SPV_KHR_subgroup_rotate). ClusterSize must be a constant, which
+    // spirv-val checks.
+    case Op::OpGroupNonUniformRotateKHR: {
+      ConvergenceClass cls =
+          WithUniformOperand(ReadingOtherInvocation(ScopedGroupOperation(true)), 2, kD);
+      cls.uniform_operand_at_execution_scope = true;
+      return cls;
+    }
     // Id: dynamically uniform within the subgroup (a constant before SPIR-V 1.5;
     // VUID-RuntimeSpirv-subgroupBroadcastDynamicId-06276).
     case Op::OpGroupNonUniformBroadcast:
@@ -216,6 +224,11 @@ ConvergenceClass ClassifyConvergence(const spvtools::opt::Instruction& inst) {
     // subgroupBroadcastDynamicId-06277).
     case Op::OpGroupNonUniformQuadBroadcast:
       return WithUniformOperand(ReadingOtherInvocation(ImpliedGroupOperation(kQ, true)), 2, kQ);
+    // SPV_KHR_quad_control: votes over the active invocations of the quad
+    // (no scope operand: "the scope is always the quad").
+    case Op::OpGroupNonUniformQuadAllKHR:
+    case Op::OpGroupNonUniformQuadAnyKHR:
+      return ImpliedGroupOperation(kQ, /*co_convergent=*/true);
     case Op::OpSubgroupBallotKHR:
     case Op::OpSubgroupFirstInvocationKHR:
     case Op::OpSubgroupAllKHR:

@@ -202,7 +202,9 @@ Status UniformityInfo::Impl::Run() {
     function_order_.push_back(function.result_id());
     may_end[function.result_id()] = false;
   }
-  for (uint32_t function : index_.KillingFunctions()) may_end[function] = true;
+  if (!options_.kills_as_demotes) {
+    for (uint32_t function : index_.KillingFunctions()) may_end[function] = true;
+  }
   for (const auto& [caller, callee] : index_.Calls()) callees[caller].push_back(callee);
   for (bool changed = true; changed;) {
     changed = false;
@@ -235,7 +237,7 @@ Status UniformityInfo::Impl::Run() {
   node_of_id_.assign(index_.id_bound(), analysis::kNoNode);
   function_of_id_.assign(index_.id_bound(), 0);
   for (auto& function : module) {
-    auto model = analysis::BuildFunctionModel(index_, &function, may_end, &node_of_id_);
+    auto model = analysis::BuildFunctionModel(index_, &function, may_end, &node_of_id_, options_);
     const uint32_t id = function.result_id();
     model->models = models.count(id) && models[id] != 0 ? models[id] : analysis::kModelAll;
     model->kernel_entry = kernel_entry.count(id) != 0;
@@ -435,6 +437,12 @@ Uniformity UniformityInfo::Impl::VariableContent(uint32_t id, uint32_t models, c
           c.builtin == static_cast<uint32_t>(spv::BuiltIn::HelperInvocation)) {
         *note = "false in every invocation (no helper invocations assumed)";
         return kU;
+      }
+      if (options_.primitive_scope) {
+        const Uniformity level =
+            analysis::BuiltInLevel(static_cast<spv::BuiltIn>(c.builtin), models, note);
+        return level == Uniformity::kSubgroup ? kD
+                                              : level;  // SubgroupId: subgroups span primitives
       }
       return analysis::BuiltInLevel(static_cast<spv::BuiltIn>(c.builtin), models, note);
     case VariableClass::Kind::kShaderRecord:

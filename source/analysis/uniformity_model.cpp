@@ -39,6 +39,35 @@ using spvtools::opt::Instruction;
 
 bool IsKill(spv::Op op) { return op == spv::Op::OpKill || op == spv::Op::OpTerminateInvocation; }
 
+// UniformityOptions::kills_as_demotes: the edges into the blocks from which
+// every path ends in a kill are left out, as if the invocations that take
+// them went on (as demoted ones do) where the others go. A block is doomed
+// when it ends in a kill or all its successors are doomed (the least such
+// set: a cycle is never doomed, its invocations may stay in it). A block
+// that is not doomed keeps a successor that is not.
+void RemoveKillPaths(FunctionCfg* blocks) {
+  Cfg& cfg = blocks->cfg;
+  const uint32_t n = cfg.size();
+  std::vector<char> doomed(n, 0);
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (uint32_t b = 0; b < n; ++b) {
+      if (doomed[b]) continue;
+      const auto& succ = cfg.successors[b];
+      const bool now = succ.empty() ? IsKill(blocks->terminator_opcode[b])
+                                    : std::all_of(succ.begin(), succ.end(),
+                                                  [&](uint32_t s) { return doomed[s] != 0; });
+      if (now) doomed[b] = 1, changed = true;
+    }
+  }
+  for (uint32_t b = 0; b < n; ++b) {
+    if (doomed[b]) continue;
+    auto& succ = cfg.successors[b];
+    succ.erase(std::remove_if(succ.begin(), succ.end(), [&](uint32_t s) { return doomed[s] != 0; }),
+               succ.end());
+  }
+}
+
 // The indices from |base| to the part of it |pointer| points to, when
 // |pointer| is |base| reached through access chains of constant indices
 // only (glslang copies an aggregate argument member by member, and an array
@@ -324,7 +353,9 @@ void FindInvariantDepths(const ModuleIndex& index, const CfgAnalyses& g, Functio
 std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
                                                   spvtools::opt::Function* function,
                                                   const std::unordered_map<uint32_t, bool>& may_end,
-                                                  std::vector<uint32_t>* node_of_id) {
+                                                  std::vector<uint32_t>* node_of_id,
+                                                  const UniformityOptions& options) {
+  const bool kills_as_demotes = options.kills_as_demotes;
   auto model = std::make_unique<FunctionModel>();
   FunctionModel& m = *model;
   m.index = &index;
@@ -341,6 +372,7 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
   };
   m.control.blocks = BuildFunctionCfg(*body);
   const uint32_t n_blocks = m.control.blocks.cfg.size();
+  if (kills_as_demotes) RemoveKillPaths(&m.control.blocks);
 
   // Blocks with a call that may end the invocation: extra exits for
   // post-dominance. |may_end| is closed over calls, so a function that may
@@ -360,7 +392,7 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
       }
     }
     for (uint32_t b = 0; b < n_blocks; ++b)
-      m.control.kills[b] = IsKill(m.control.blocks.terminator_opcode[b]);
+      m.control.kills[b] = !kills_as_demotes && IsKill(m.control.blocks.terminator_opcode[b]);
   }
   m.control.graph =
       std::make_unique<CfgAnalyses>(&m.control.blocks.cfg, m.control.may_end_invocation);
@@ -496,7 +528,21 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
           continue;
         }
         if (row.result_id != 0) {
-          add_node(&inst, row.result_id, r, b, ClassifyInstruction(op, inst, index));
+          InstructionRule rule = ClassifyInstruction(op, inst, index);
+          if (options.without_helper_invocations && op == spv::Op::OpIsHelperInvocationEXT) {
+            rule = {Rule::kFixed, Uniformity::kUniform,
+                    "false in every invocation (no helper invocations assumed)"};
+          }
+          // A subgroup spans primitives and a quad is only part of one: no
+          // group result is known to be the same in the whole primitive.
+          if (options.primitive_scope &&
+              (rule.rule == Rule::kFixed || rule.rule == Rule::kCollective) &&
+              (rule.level == Uniformity::kSubgroup || rule.level == Uniformity::kQuad)) {
+            rule = {Rule::kFixed, Uniformity::kDivergent,
+                    "a subgroup or quad operation's result, not known to be the same in the "
+                    "whole primitive"};
+          }
+          add_node(&inst, row.result_id, r, b, rule);
         }
         if (op == spv::Op::OpFunctionCall) {  // in-operand ids: the callee, the arguments
           const uint32_t call = m.values.NodeOf(row.result_id);

@@ -208,10 +208,15 @@ struct FunctionModel {
 // function id) may end the invocation (OpKill, OpTerminateInvocation).
 // |node_of_id| (sized to the id bound, kNoNode where unset) receives the
 // node of each of the function's result ids and must outlive the model.
+// |options|: kills_as_demotes leaves out the edges into blocks from which
+// every path ends in OpKill or OpTerminateInvocation;
+// without_helper_invocations reads OpIsHelperInvocationEXT as false;
+// primitive_scope makes the subgroup- and quad-level results divergent.
 std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
                                                   spvtools::opt::Function* function,
                                                   const std::unordered_map<uint32_t, bool>& may_end,
-                                                  std::vector<uint32_t>* node_of_id);
+                                                  std::vector<uint32_t>* node_of_id,
+                                                  const UniformityOptions& options = {});
 
 // Where |pointer_id| points, following access chains and copies.
 PointerRoot FindRoot(const ModuleIndex& index, uint32_t pointer_id);

@@ -378,6 +378,14 @@ InstructionRule ClassifyInstruction(Op op, const spvtools::opt::Instruction& ins
       return ReductionOrScan(inst, index);
     case Op::OpGroupNonUniformQuadBroadcast:
       return Collective(kQ, "the same in every invocation of the quad");
+    case Op::OpGroupNonUniformQuadAllKHR:
+    case Op::OpGroupNonUniformQuadAnyKHR:
+      return Collective(kQ, "the same in every active invocation of the quad");
+    // True in helper invocations only, and it changes when an invocation is
+    // demoted (OpDemoteToHelperInvocation): never uniform, not even within
+    // the quad.
+    case Op::OpIsHelperInvocationEXT:
+      return Fixed(kD, "whether this invocation is a helper (true after a demote)");
     case Op::OpReadClockKHR:
       return ScopeLevel(inst.GetSingleWordInOperand(0), index) == kS
                  ? Fixed(kS, "a subgroup-scope clock")

@@ -8,6 +8,7 @@
 #include "io/maximal_reconvergence.h"
 #include "io/message_capture.h"
 #include "io/newer_spirv.h"
+#include "io/quad_control.h"
 #include "spirv-tools/libspirv.hpp"
 #include "spirv_conv/target_env.h"
 
@@ -150,8 +151,10 @@ Status ValidateSpirv(const std::vector<uint32_t>& words, spv_target_env env,
                            ", which may allow what it rejects: " + reason);
     }
   } else {
-    // Rules spirv-val 2023.1 does not know (io/maximal_reconvergence.h).
+    // Rules spirv-val 2023.1 does not know (io/maximal_reconvergence.h,
+    // io/quad_control.h).
     reason = io::FindMaximalReconvergenceViolation(words, env);
+    if (reason.empty()) reason = io::FindQuadControlViolation(words, env);
   }
   if (reason.empty()) return Ok{};
   return MakeError(failure_code, name, "invalid SPIR-V for " + TargetEnvName(env) + ": " + reason);

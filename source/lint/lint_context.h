@@ -45,13 +45,32 @@ struct LintContext : diagnostics::DiagnosticContext {
 
   // The module's uniformity with no helper invocations assumed
   // (UniformityOptions::without_helper_invocations), computed on first
-  // use; null when no fragment shader reads HelperInvocation, or when the
-  // analysis fails.
+  // use; null when no fragment shader reads HelperInvocation (or may use
+  // OpIsHelperInvocationEXT), or when the analysis fails.
   const UniformityInfo* WithoutHelperInvocations() const;
+  // The module's uniformity with every OpKill and OpTerminateInvocation read
+  // as a demote (UniformityOptions::kills_as_demotes), computed on first
+  // use; null when no function ends invocations so, or when the analysis
+  // fails.
+  const UniformityInfo* KillsAsDemotes() const;
+  // The module's uniformity with UniformityOptions::primitive_scope, in
+  // which `quad` means the same in the whole primitive; computed on first
+  // use, null when the analysis fails.
+  const UniformityInfo* PrimitiveScope() const;
+
+  // Whether |inst|, whose control flow is not uniform at |required|, would
+  // be in control flow uniform at |required| if no invocation had been
+  // discarded: the quad is incomplete only because of OpKill /
+  // OpTerminateInvocation (docs/rules/derivative-after-discard.md).
+  bool OnlyDiscardsLeftOut(const spvtools::opt::Instruction& inst, Uniformity required) const;
 
  private:
   mutable bool without_helpers_tried_ = false;
   mutable std::unique_ptr<UniformityInfo> without_helpers_;
+  mutable bool kills_as_demotes_tried_ = false;
+  mutable std::unique_ptr<UniformityInfo> kills_as_demotes_;
+  mutable bool primitive_scope_tried_ = false;
+  mutable std::unique_ptr<UniformityInfo> primitive_scope_;
 };
 
 }  // namespace lint

@@ -12,6 +12,11 @@ const std::vector<Rule>& AllRules() {
         "derivatives and implicit-LOD sampling in control flow that is not uniform within the "
         "quad"},
        CheckDerivatives},
+      {{kDerivativeAfterDiscardRule, Severity::kError,
+        "derivatives, implicit-LOD sampling and quad operations after a discard (OpKill, "
+        "OpTerminateInvocation) that may have ended other invocations of the quad; demote "
+        "keeps them as helpers"},
+       CheckDerivativesAfterDiscard},
       {{kBarrierRule, Severity::kError,
         "OpControlBarrier in control flow that is not uniform at its execution scope"},
        CheckBarriers},
@@ -32,6 +37,19 @@ const std::vector<Rule>& AllRules() {
         "a shuffle, rotate or broadcast that reads another invocation in control flow that is "
         "not uniform at its scope, where that invocation may be inactive"},
        CheckSubgroupInactiveInvocations},
+      {{kQuadOpRule, Severity::kWarning,
+        "a quad vote (OpGroupNonUniformQuadAllKHR, OpGroupNonUniformQuadAnyKHR) in control flow "
+        "that is not uniform within the quad: it covers only the quad's invocations that took "
+        "the same path"},
+       CheckQuadOperations},
+      {{kHelperInvocationsRule, Severity::kWarning,
+        "a subgroup operation whose result depends on whether helper invocations take part: "
+        "its result feeds a derivative, or it runs after a demote"},
+       CheckHelperInvocations},
+      {{kNonUniformOperandRule, Severity::kError,
+        "an operand that must be dynamically uniform (the Id of a broadcast, the Index of a quad "
+        "broadcast, the Delta of a rotate) that is not uniform at its scope"},
+       CheckNonUniformOperands},
       {{kGroupOpRule, Severity::kError,
         "a group operation without NonUniform (OpGroupIAdd, OpGroupAll, ...) in control flow "
         "that is not uniform at its scope"},

@@ -18,11 +18,15 @@ namespace spirv_conv {
 namespace lint {
 
 constexpr char kDerivativeRule[] = "derivative-divergent-cf";
+constexpr char kDerivativeAfterDiscardRule[] = "derivative-after-discard";
 constexpr char kBarrierRule[] = "barrier-divergent-cf";
 constexpr char kSubgroupOpRule[] = "subgroup-op-divergent-cf";
 constexpr char kSubgroupAfterRejoinRule[] = "subgroup-op-after-rejoin";
 constexpr char kSubgroupDivergentCallRule[] = "subgroup-op-divergent-call";
 constexpr char kSubgroupInactiveRule[] = "subgroup-op-inactive-invocation";
+constexpr char kQuadOpRule[] = "quad-op-divergent-cf";
+constexpr char kHelperInvocationsRule[] = "subgroup-op-helper-invocations";
+constexpr char kNonUniformOperandRule[] = "subgroup-op-nonuniform-operand";
 constexpr char kGroupOpRule[] = "group-op-divergent-cf";
 constexpr char kMissingNonUniformRule[] = "nonuniform-missing-decoration";
 constexpr char kRedundantNonUniformRule[] = "nonuniform-redundant-decoration";
@@ -35,6 +39,10 @@ struct RuleFinding {
 using Findings = std::vector<RuleFinding>;
 
 void CheckDerivatives(const LintContext& lint, Findings* out);
+void CheckDerivativesAfterDiscard(const LintContext& lint, Findings* out);
+void CheckQuadOperations(const LintContext& lint, Findings* out);
+void CheckHelperInvocations(const LintContext& lint, Findings* out);
+void CheckNonUniformOperands(const LintContext& lint, Findings* out);
 void CheckBarriers(const LintContext& lint, Findings* out);
 void CheckSubgroupOperations(const LintContext& lint, Findings* out);
 void CheckSubgroupAfterRejoin(const LintContext& lint, Findings* out);

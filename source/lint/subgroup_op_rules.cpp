@@ -12,6 +12,9 @@
 //                                    which may be inactive (warning; none
 //                                    when every invocation that can reach
 //                                    it names itself, named_invocations.h)
+//   quad-op-divergent-cf             a quad vote (QuadAllKHR/QuadAnyKHR)
+//                                    outside quad-uniform control flow
+//                                    (warning)
 //   subgroup-op-after-rejoin         divergent paths rejoined before it in
 //                                    control flow that is still not uniform,
 //                                    without MaximallyReconvergesKHR (warning)
@@ -29,7 +32,8 @@
 // none: they are written for whichever invocations execute them together.
 // Nor are operations whose control flow is non-uniform only because of
 // tests of helper-ness, which leave out only invocations whose results do
-// not count.
+// not count. A quad operation whose quad is incomplete only because of
+// discards is derivative-after-discard's (derivative_after_discard_rule.cpp).
 
 #include <string>
 #include <vector>
@@ -46,6 +50,7 @@ enum class Case : uint8_t {
   kNone,
   kGroupOperation,
   kInactiveInvocation,
+  kQuadOperation,
   kAfterRejoin,
   kDivergentCall,
   kDivergentCf,
@@ -79,10 +84,14 @@ Classified Classify(const LintContext& lint, const Instruction& inst,
                     const analysis::ConvergenceClass& cls, Uniformity required) {
   if (!DefinedOnActiveInvocations(diagnostics::OpcodeName(inst)))
     return {Case::kGroupOperation, {}};
+  if (required == Uniformity::kQuad && lint.OnlyDiscardsLeftOut(inst, required)) return {};
   if (cls.Has(analysis::kReadsOtherInvocation)) {
     const NamedRead read = lint.named.Of(inst);
     if (read.kind == NamedRead::Kind::kItself) return {};  // its own value, whatever the set
     return {Case::kInactiveInvocation, {}, read};
+  }
+  if (cls.scope_operand == analysis::kNoOperand && cls.implied_scope == Uniformity::kQuad) {
+    return {Case::kQuadOperation, {}};
   }
   if (lint.idioms.IsSetAgnostic(inst)) return {};
   if (OnlyHelpersLeftOut(lint, inst, required)) return {};
@@ -207,6 +216,19 @@ void CheckSubgroupInactiveInvocations(const LintContext& lint, Findings* out) {
                        diagnostics::OpcodeName(inst) + " reads another invocation's value" + where +
                            ": that invocation may be inactive, and the result is then undefined",
                        WitnessNotes(lint, inst, found.read)};
+      },
+      out);
+}
+
+void CheckQuadOperations(const LintContext& lint, Findings* out) {
+  CheckCase(
+      lint, kQuadOpRule, Case::kQuadOperation,
+      [](const Instruction& inst, const Classified&, const std::string& where) {
+        return Verdict{Severity::kWarning,
+                       diagnostics::OpcodeName(inst) + where +
+                           ": it votes over only the invocations of the quad that took the same "
+                           "path, so a branch on its result does not make the quad uniform; vote "
+                           "where the quad is still together, before this branch"};
       },
       out);
 }

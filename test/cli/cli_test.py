@@ -1238,7 +1238,7 @@ void main() {
 }
 """)
         report = self.lint_json("-g", name, code=0)
-        self.assertEqual(self.findings(report), [("derivative-divergent-cf", "warning", 7)])
+        self.assertEqual(self.findings(report), [("derivative-after-discard", "warning", 7)])
         (finding,) = report["files"][0]["findings"]
         self.assertEqual([site["location"]["line"] for site in finding["more_sites"]], [8, 9])
         for site in finding["more_sites"]:
@@ -1247,7 +1247,7 @@ void main() {
         self.assertEqual(text.count("note: and here, with the same cause\n"), 2, text)
         self.assertTrue(text.endswith("0 errors, 1 warning and 0 notes in 1 file\n"), text)
         separate = self.lint_json("-g", "--no-group", name, code=0)
-        self.assertEqual(self.findings(separate), [("derivative-divergent-cf", "warning", line)
+        self.assertEqual(self.findings(separate), [("derivative-after-discard", "warning", line)
                                                    for line in (7, 8, 9)])
         for f in separate["files"][0]["findings"]:
             self.assertEqual(f["more_sites"], [])

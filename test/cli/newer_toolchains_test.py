@@ -77,6 +77,13 @@ REPLICATED_NAMES = ("capability ReplicatedCompositesEXT (6024, SPV_EXT_replicate
 
 PLAIN = dict(declarations="", modes="", code="")
 
+# SPV_KHR_quad_control: capability QuadControlKHR (5087) and execution mode
+# QuadDerivativesKHR (5088), which the grammar overlay teaches SPIRV-Tools 2023.1
+# (docs/cli.md#spv_khr_quad_control).
+QUAD_CONTROL = dict(
+    declarations='OpCapability !5087\nOpExtension "SPV_KHR_quad_control"\n',
+    modes="OpExecutionMode %main !5088\n", code="")
+
 
 class NewerToolchainTests(cli_test.CliTestCase):
     def module(self, name, parts, parser_message=None):
@@ -102,6 +109,17 @@ class NewerToolchainTests(cli_test.CliTestCase):
             ERROR + "fc2.spv: cannot validate for vulkan1.1: " + BUNDLED + " does not know " +
             FLOAT_CONTROLS2_NAMES + "; the rest of the module is valid, and --skip-validation "
             "analyses it without those declarations"])
+
+    def test_quad_control_is_understood(self):
+        spv = self.module("quad.spv", QUAD_CONTROL, "Invalid capability operand: 5087")
+        result = self.conv("validate", spv)
+        self.assertEqual(result.code, 0, result)
+        self.assertEqual(result.err, "", result)
+        self.assertEqual(self.conv("lint", spv).code, 0)
+        self.assertEqual(self.conv("opt", "-O", spv, "-o", "out.spv").code, 0)
+        text = self.conv("dis", "out.spv").text
+        self.assertIn("OpCapability QuadControlKHR", text)
+        self.assertIn("QuadDerivativesKHR", text)
 
     def test_every_command_gives_the_same_line(self):
         spv = self.module("fc2.spv", FLOAT_CONTROLS2)

@@ -82,9 +82,12 @@ import godot_shaders as gds  # noqa: E402  (Godot: RD shader templates to GLSL s
 # Every public rule id (docs/rules/README.md), in the order of the table. A rule
 # the lint reports that is missing here still gets rows (after these); a verdict
 # row naming a rule that is not here is an error, not a row to skip.
-RULES = ("barrier-divergent-cf", "derivative-divergent-cf", "nonuniform-missing-decoration",
-         "nonuniform-redundant-decoration", "subgroup-op-divergent-cf", "subgroup-op-after-rejoin",
-         "subgroup-op-divergent-call", "subgroup-op-inactive-invocation", "group-op-divergent-cf")
+RULES = ("barrier-divergent-cf", "derivative-divergent-cf", "derivative-after-discard",
+         "nonuniform-missing-decoration", "nonuniform-redundant-decoration",
+         "subgroup-op-divergent-cf", "subgroup-op-after-rejoin", "subgroup-op-divergent-call",
+         "subgroup-op-inactive-invocation", "quad-op-divergent-cf",
+         "subgroup-op-helper-invocations", "subgroup-op-nonuniform-operand",
+         "group-op-divergent-cf")
 VARIANTS = ("O0", "O")
 CORPORA = ("glslang", "spirv-cross", "godot")
 VERDICT_ROW = re.compile(r"^\|\s*`([^`]+)`\s*\|\s*([a-z-]+)\s*\|\s*(real|false)\s*\|(.*)\|\s*$")

@@ -70,20 +70,49 @@ TEST(NewerSpirv, ANewerCapabilityIsNamedAndLeftOut) {
 }
 
 TEST(NewerSpirv, EachCapabilityAndModeIsNamedOnceInModuleOrder) {
-  // SPV_KHR_quad_control, declared twice over; SPV_KHR_float_controls2's
+  // SPV_EXT_shader_tile_image, declared twice over; SPV_KHR_float_controls2's
   // FPFastMathDefault through OpExecutionModeId.
   const SpirvBinary binary = test::MustAssemble(Compute(
-      "OpCapability !5087\nOpCapability !5087\n" + kFloatControls2, "",
-      "OpExecutionMode %main !5088\nOpExecutionMode %main !5089\nOpExecutionMode %main !5088\n"
+      "OpCapability !4166\nOpCapability !4166\n" + kFloatControls2, "",
+      "OpExecutionMode %main !4169\nOpExecutionMode %main !4170\nOpExecutionMode %main !4169\n"
       "OpExecutionModeId %main !6028 %float %one\n"));
   const io::NewerSpirvScan scan = io::ScanForNewerSpirv(binary.words, binary.target_env);
   EXPECT_TRUE(scan.LoadsWithoutDropped());
   EXPECT_EQ(DescribeAllOf(scan),
-            "capability QuadControlKHR (5087, SPV_KHR_quad_control), capability FloatControls2 "
-            "(6029, SPV_KHR_float_controls2), execution mode QuadDerivativesKHR (5088, "
-            "SPV_KHR_quad_control), execution mode RequireFullQuadsKHR (5089, "
-            "SPV_KHR_quad_control) and execution mode FPFastMathDefault (6028, "
-            "SPV_KHR_float_controls2)");
+            "capability TileImageColorReadAccessEXT (4166, SPV_EXT_shader_tile_image), capability "
+            "FloatControls2 (6029, SPV_KHR_float_controls2), execution mode "
+            "NonCoherentColorAttachmentReadEXT (4169, SPV_EXT_shader_tile_image), execution mode "
+            "NonCoherentDepthAttachmentReadEXT (4170, SPV_EXT_shader_tile_image) and execution "
+            "mode FPFastMathDefault (6028, SPV_KHR_float_controls2)");
+}
+
+TEST(NewerSpirv, QuadControlIsUnderstood) {
+  // The grammar overlay (cmake/spirv_grammar_overlay.py) adds SPV_KHR_quad_control:
+  // nothing is newer, nothing is left out.
+  const SpirvBinary binary = test::MustAssemble(R"(; Version: 1.3
+OpCapability Shader
+OpCapability GroupNonUniform
+OpCapability QuadControlKHR
+OpExtension "SPV_KHR_quad_control"
+OpMemoryModel Logical GLSL450
+OpEntryPoint Fragment %main "main"
+OpExecutionMode %main OriginUpperLeft
+OpExecutionMode %main QuadDerivativesKHR
+OpExecutionMode %main RequireFullQuadsKHR
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%bool = OpTypeBool
+%true = OpConstantTrue %bool
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%any = OpGroupNonUniformQuadAnyKHR %bool %true
+%all = OpGroupNonUniformQuadAllKHR %bool %any
+OpReturn
+OpFunctionEnd
+)");
+  const io::NewerSpirvScan scan = io::ScanForNewerSpirv(binary.words, binary.target_env);
+  EXPECT_TRUE(scan.parses);
+  EXPECT_FALSE(scan.FoundNewer());
 }
 
 TEST(NewerSpirv, ANewerInstructionBlocksLoading) {

@@ -3,6 +3,7 @@
 
 #include "spirv_conv/validate.h"
 
+#include <regex>
 #include <string>
 
 #include "test/test_util.h"
@@ -190,6 +191,74 @@ OpReturn
   // Not called, %f is not executed under the mode; main alone is valid.
   const Status alone = ValidateText(MaximalModule(kMode, switch_code, callee));
   EXPECT_TRUE(alone.ok()) << alone.error().message;
+}
+
+// SPV_KHR_quad_control (docs/cli.md#spv_khr_quad_control): the generic rules
+// spirv-val applies from the overlay's grammar, and spirv-conv's own.
+std::string QuadModule(const std::string& model, const std::string& modes, const std::string& code,
+                       bool extension = true) {
+  return std::string(
+             "; Version: 1.3\nOpCapability Shader\nOpCapability GroupNonUniform\n"
+             "OpCapability QuadControlKHR\n") +
+         (extension ? "OpExtension \"SPV_KHR_quad_control\"\n" : "") +
+         "OpMemoryModel Logical GLSL450\nOpEntryPoint " + model + " %main \"main\"\n" +
+         (model == "Fragment" ? "OpExecutionMode %main OriginUpperLeft\n"
+                              : "OpExecutionMode %main LocalSize 4 1 1\n") +
+         modes + R"(%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%bool = OpTypeBool
+%uint = OpTypeInt 32 0
+%true = OpConstantTrue %bool
+%one = OpConstant %uint 1
+%main = OpFunction %void None %fn
+%entry = OpLabel
+)" + code +
+         "OpReturn\nOpFunctionEnd\n";
+}
+
+TEST(ValidateQuadControl, TheModesAndVotesAreValid) {
+  const Status status = ValidateText(QuadModule(
+      "Fragment",
+      "OpExecutionMode %main QuadDerivativesKHR\nOpExecutionMode %main RequireFullQuadsKHR\n",
+      "%any = OpGroupNonUniformQuadAnyKHR %bool %true\n"
+      "%all = OpGroupNonUniformQuadAllKHR %bool %any\n"));
+  EXPECT_TRUE(status.ok()) << status.error().message;
+  EXPECT_TRUE(
+      ValidateText(QuadModule("GLCompute", "OpExecutionMode %main QuadDerivativesKHR\n", "")).ok());
+}
+
+TEST(ValidateQuadControl, TheCapabilityNeedsTheExtension) {
+  const Status status = ValidateText(QuadModule("Fragment", "", "", /*extension=*/false));
+  ASSERT_FALSE(status.ok());
+  EXPECT_NE(status.error().message.find("QuadControlKHR"), std::string::npos)
+      << status.error().message;
+}
+
+TEST(ValidateQuadControl, FullQuadsOnlyInFragmentShaders) {
+  const Status status =
+      ValidateText(QuadModule("GLCompute", "OpExecutionMode %main RequireFullQuadsKHR\n", ""));
+  ASSERT_FALSE(status.ok());
+  EXPECT_NE(status.error().message.find("RequireFullQuadsKHR, which SPV_KHR_quad_control allows "
+                                        "only with the Fragment execution model"),
+            std::string::npos)
+      << status.error().message;
+}
+
+TEST(ValidateQuadControl, QuadDerivativesOnlyInFragmentAndCompute) {
+  const std::string vertex = QuadModule("Vertex", "OpExecutionMode %main QuadDerivativesKHR\n", "");
+  const Status status = ValidateText(
+      std::regex_replace(vertex, std::regex("OpExecutionMode %main LocalSize 4 1 1\n"), ""));
+  ASSERT_FALSE(status.ok());
+  EXPECT_NE(status.error().message.find("QuadDerivativesKHR"), std::string::npos)
+      << status.error().message;
+}
+
+TEST(ValidateQuadControl, VotesTakeAndGiveBooleans) {
+  const Status status =
+      ValidateText(QuadModule("Fragment", "", "%any = OpGroupNonUniformQuadAnyKHR %bool %one\n"));
+  ASSERT_FALSE(status.ok());
+  EXPECT_NE(status.error().message.find("Predicate must be a Boolean Type"), std::string::npos)
+      << status.error().message;
 }
 
 }  // namespace

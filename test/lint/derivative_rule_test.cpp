@@ -199,7 +199,8 @@ OpFunctionEnd
 
 TEST(DerivativeRuleTest, AfterADivergentKill) {
   // Invocations that take %kill end; those left at %merge may not fill
-  // their quads.
+  // their quads: derivative-after-discard's case (quad_rules_test.cpp),
+  // not this rule's.
   Shader shader;
   shader.names = "OpName %dx \"dx\"\n";
   shader.functions = R"(%main = OpFunction %void None %fn_void
@@ -215,7 +216,8 @@ OpKill
 OpReturn
 OpFunctionEnd
 )";
-  ExpectFindings(LintShader(shader), {{kRule, Severity::kError, "%dx = OpDPdx"}});
+  ExpectFindings(LintShader(shader),
+                 {{"derivative-after-discard", Severity::kError, "%dx = OpDPdx"}});
 }
 
 TEST(DerivativeRuleTest, AfterACallThatMayKill) {
@@ -243,8 +245,10 @@ OpReturn
 OpFunctionEnd
 )";
   const std::vector<Finding> findings = LintShader(shader);
-  ExpectFindings(findings, {{kRule, Severity::kError, "%dx = OpDPdx"}});
+  ExpectFindings(findings, {{"derivative-after-discard", Severity::kError, "%dx = OpDPdx"}});
   if (findings.size() != 1) return;
+  EXPECT_TRUE(HasNote(findings[0], "'maybe_kill' may end invocations of the quad here"))
+      << test::Describe(findings);
   EXPECT_TRUE(HasNote(findings[0], "some invocations may end in the call to 'maybe_kill'"))
       << test::Describe(findings);
 }

@@ -46,7 +46,9 @@ Checks, per build:
       invocation", "... is only uniform within a quad", "'x' is computed by
       OpAtomicIAdd: ...", "'b' is read from 'buf': memory other invocations may
       write ..."), never an intermediate step ("control flow depends on ...").
-      nonuniform-redundant-decoration ends at the uniform index by design.
+      nonuniform-redundant-decoration ends at the uniform index by design, and
+      subgroup-op-helper-invocations at the derivative or the demote (it is
+      about helper invocations, not about a non-uniform value).
 After -O, a marker whose line has no construct of the rule's kind left
 (no OpLine for the line, or the derivative / implicit-LOD sample / barrier /
 subgroup op / descriptor-array access chain was folded away) is skipped and
@@ -72,9 +74,12 @@ import sys
 
 STAGE_EXTENSIONS = ("vert", "tesc", "tese", "geom", "frag", "comp", "mesh", "task",
                     "rgen", "rint", "rahit", "rchit", "rmiss", "rcall")
-RULES = ("derivative-divergent-cf", "barrier-divergent-cf", "nonuniform-missing-decoration",
-         "nonuniform-redundant-decoration", "subgroup-op-divergent-cf", "subgroup-op-after-rejoin",
-         "subgroup-op-divergent-call", "subgroup-op-inactive-invocation", "group-op-divergent-cf")
+RULES = ("derivative-divergent-cf", "derivative-after-discard", "barrier-divergent-cf",
+         "nonuniform-missing-decoration", "nonuniform-redundant-decoration",
+         "subgroup-op-divergent-cf", "subgroup-op-after-rejoin", "subgroup-op-divergent-call",
+         "subgroup-op-inactive-invocation", "quad-op-divergent-cf",
+         "subgroup-op-helper-invocations", "subgroup-op-nonuniform-operand",
+         "group-op-divergent-cf")
 SEVERITIES = ("error", "warning", "note")
 TARGET_ENV = "vulkan1.2"
 TIMEOUT = 120  # seconds for any one tool run
@@ -195,10 +200,18 @@ DESCRIPTOR_CLASSES = {0, 2, 12}                           # UniformConstant, Uni
 # Broadcast, Shuffle, ShuffleXor/Up/Down, QuadBroadcast, QuadSwap, RotateKHR, ReadInvocationKHR.
 READS_OTHER_INVOCATION = {337, 345, 346, 347, 348, 365, 366, 4431, 4432}
 CLASSIC_GROUP_OPS = set(range(261, 272))                  # OpGroupAll ... OpGroupSMax
+# QuadBroadcast, QuadSwap, QuadAllKHR, QuadAnyKHR.
+QUAD_OPS = {365, 366, 5110, 5111}
+# Broadcast (Id), QuadBroadcast (Index), RotateKHR (Delta), ReadInvocationKHR (Index).
+UNIFORM_OPERAND = {337, 365, 4431, 4432}
 
 # The kind of construct each rule is about, as a predicate on an instruction.
 RULE_KIND = {
     "derivative-divergent-cf": "derivative or implicit-LOD instruction",
+    "derivative-after-discard": "derivative, implicit-LOD instruction or quad operation",
+    "quad-op-divergent-cf": "quad operation",
+    "subgroup-op-helper-invocations": "subgroup operation",
+    "subgroup-op-nonuniform-operand": "subgroup operation with a uniform operand",
     "barrier-divergent-cf": "OpControlBarrier",
     "subgroup-op-divergent-cf": "subgroup operation",
     "subgroup-op-after-rejoin": "subgroup operation",
@@ -213,7 +226,7 @@ RULE_KIND = {
 def is_subgroup_op(opcode):
     # OpGroupNonUniform* (333-366), OpSubgroup*KHR (4421-4432), OpGroupNonUniformRotateKHR,
     # the AMD/NV group ops are not used by the corpus.
-    return 333 <= opcode <= 366 or 4421 <= opcode <= 4432
+    return 333 <= opcode <= 366 or 4421 <= opcode <= 4432 or opcode in (5110, 5111)
 
 
 class Module:
@@ -269,13 +282,18 @@ class Module:
 
     def _classify(self, opcode, ops, pointers, types, variables, line):
         if opcode in DERIVATIVES or opcode in IMPLICIT_LOD:
-            self.kinds[line].add("derivative-divergent-cf")
+            self.kinds[line].update(("derivative-divergent-cf", "derivative-after-discard"))
         elif opcode == OP_CONTROL_BARRIER:
             self.kinds[line].add("barrier-divergent-cf")
         elif is_subgroup_op(opcode):
             self.kinds[line].update(("subgroup-op-divergent-cf", "subgroup-op-after-rejoin"))
+            self.kinds[line].add("subgroup-op-helper-invocations")
             if opcode in READS_OTHER_INVOCATION:
                 self.kinds[line].add("subgroup-op-inactive-invocation")
+            if opcode in UNIFORM_OPERAND:
+                self.kinds[line].add("subgroup-op-nonuniform-operand")
+            if opcode in QUAD_OPS:
+                self.kinds[line].update(("derivative-after-discard", "quad-op-divergent-cf"))
             if self.function not in self.entry_points:
                 self.kinds[line].add("subgroup-op-divergent-call")
         elif opcode in CLASSIC_GROUP_OPS:
@@ -404,7 +422,8 @@ def lint(tools, spv, source_name):
         if file_name is not None and os.path.basename(str(file_name)) != source_name:
             problems.append("%s: location.file %r is not the shader" % (where, file_name))
         notes = f.get("notes") or []
-        if f.get("rule") != "nonuniform-redundant-decoration" and not (
+        if f.get("rule") not in ("nonuniform-redundant-decoration",
+                                 "subgroup-op-helper-invocations") and not (
                 notes and isinstance(notes[-1], dict) and
                 SOURCE_NOTE.search(str(notes[-1].get("message", "")))):
             problems.append("%s (line %s): the explanation does not end at a source of "

@@ -135,9 +135,11 @@ TEST(LintOptionsTest, RuleTable) {
   std::set<std::string> ids;
   for (const RuleInfo& rule : LintRules()) ids.insert(rule.id);
   EXPECT_EQ(ids, (std::set<std::string>{
-                     "derivative-divergent-cf", "barrier-divergent-cf", "subgroup-op-divergent-cf",
-                     "subgroup-op-after-rejoin", "subgroup-op-divergent-call",
-                     "subgroup-op-inactive-invocation", "group-op-divergent-cf",
+                     "derivative-divergent-cf", "derivative-after-discard", "barrier-divergent-cf",
+                     "subgroup-op-divergent-cf", "subgroup-op-after-rejoin",
+                     "subgroup-op-divergent-call", "subgroup-op-inactive-invocation",
+                     "quad-op-divergent-cf", "subgroup-op-helper-invocations",
+                     "subgroup-op-nonuniform-operand", "group-op-divergent-cf",
                      "nonuniform-missing-decoration", "nonuniform-redundant-decoration"}));
 }
 

@@ -324,5 +324,30 @@ TEST(CheckMotion, IdentityIsLegal) {
   }
 }
 
+// SPV_KHR_subgroup_rotate: "Delta must be dynamically uniform within
+// Execution". Replacing a constant Delta by one selected on the invocation
+// index (a select of two rotates' deltas, say) makes it divergent.
+std::string RotateModule(const std::string& body) {
+  std::string text = ComputeModule(body);
+  const std::string capability = "OpCapability GroupNonUniformBallot\n";
+  text.replace(
+      text.find(capability), capability.size(),
+      capability +
+          "OpCapability GroupNonUniformRotateKHR\nOpExtension \"SPV_KHR_subgroup_rotate\"\n");
+  return text;
+}
+
+TEST(CheckMotion, RotateDeltaMadeDivergentIsIllegal) {
+  const std::string before = R"(%r = OpGroupNonUniformRotateKHR %uint %uint_3 %i %uint_1
+OpReturn
+)";
+  const std::string after = R"(%d = OpSelect %uint %cond %uint_1 %uint_16
+%r = OpGroupNonUniformRotateKHR %uint %uint_3 %i %d
+OpReturn
+)";
+  EXPECT_EQ(Check(RotateModule(before), RotateModule(after)), Rules{kOperand});
+  EXPECT_EQ(Check(RotateModule(after), RotateModule(before)), Rules{});
+}
+
 }  // namespace
 }  // namespace spirv_conv
