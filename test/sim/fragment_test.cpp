@@ -315,6 +315,55 @@ void main() { o = textureLod(tex, vec2(0.625, 0.5), 0.0); })";
   EXPECT_EQ(Pixel(At(r, 0), 0, 0, 0), 0.75);
 }
 
+TEST(SimFragment, QuadVotesSpanTheQuad) {
+  // SPV_KHR_quad_control: p = (x mod 2 < 1) holds in the left column of
+  // every quad, so QuadAll is false and QuadAny true for all four invocations.
+  const char* spvasm = R"(OpCapability Shader
+OpCapability QuadControlKHR
+OpExtension "SPV_KHR_quad_control"
+OpMemoryModel Logical GLSL450
+OpEntryPoint Fragment %main "main" %coord %out
+OpExecutionMode %main OriginUpperLeft
+OpDecorate %coord BuiltIn FragCoord
+OpDecorate %out Location 0
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%bool = OpTypeBool
+%float = OpTypeFloat 32
+%v2 = OpTypeVector %float 2
+%v4 = OpTypeVector %float 4
+%p_in = OpTypePointer Input %v4
+%p_out = OpTypePointer Output %v2
+%coord = OpVariable %p_in Input
+%out = OpVariable %p_out Output
+%one = OpConstant %float 1
+%zero = OpConstant %float 0
+%two = OpConstant %float 2
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%c = OpLoad %v4 %coord
+%cx = OpCompositeExtract %float %c 0
+%x = OpFMod %float %cx %two
+%p = OpFOrdLessThan %bool %x %one
+%all = OpGroupNonUniformQuadAllKHR %bool %p
+%any = OpGroupNonUniformQuadAnyKHR %bool %p
+%a = OpSelect %float %all %one %zero
+%b = OpSelect %float %any %one %zero
+%v = OpCompositeConstruct %v2 %a %b
+OpStore %out %v
+OpReturn
+OpFunctionEnd
+)";
+  Expected<sim::RunResult> r = RunBinary(MustLoad("quad.spvasm", spvasm), {}, Frame(4, 2));
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  for (uint32_t y = 0; y < 2; ++y) {
+    for (uint32_t x = 0; x < 4; ++x) {
+      EXPECT_EQ(Pixel(At(*r, 0), x, y, 0), 0.0);
+      EXPECT_EQ(Pixel(At(*r, 0), x, y, 1), 1.0);
+    }
+  }
+}
+
 TEST(SimFragment, FrameErrorsNameTheProblem) {
   sim::RunOptions options = Frame(0, 4);
   Expected<sim::RunResult> r = RunBinary(
