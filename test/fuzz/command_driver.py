@@ -29,14 +29,17 @@ module (ALLOWED_EXITS; any signal, a timeout, exit 3 and 4 always are); a
 sanitizer report on stderr (ASan and UBSan exit 1, which `lint` would
 otherwise pass as findings); JSON or SARIF output that does not parse; DOT
 output that is no digraph; an `opt` output the real spirv-val rejects; and,
-on GLCompute modules, a transform whose output computes other storage-buffer
-words than its input in the simulator (same job, maximal reconvergence).
+on GLCompute and Fragment modules, a transform whose output computes other
+storage-buffer words (fragment shaders: other attachments) than its input in
+the simulator (same job, maximal reconvergence). A fragment run whose input
+has undefined derivatives or subgroup operations over helpers is not compared
+(its values may legitimately differ).
 
 The simulator's job binds every storage and uniform buffer the module
 declares (descriptor arrays included) and the push constants, filled with
 words below glsl_gen.BUFFER_WORD_LIMIT (the generator's programs depend on
-that to stay uniform where they hold barriers); images are not bound (the
-simulator has none).
+that to stay uniform where they hold barriers); images take the simulator's
+default textures. A fragment shader's job is a render job of FRAME pixels.
 
 Python API (test/corpus/spirv_cross_corpus.py uses it):
   run_inputs(inputs, spirv_conv, work_dir, jobs=2, timeout=60, spirv_opt=None,
@@ -124,6 +127,7 @@ FILLED_WORDS = 256            # the rest of each buffer is zero
 PUSH_CONSTANT_WORDS = 32      # 128 bytes, Vulkan's guaranteed minimum
 RUNTIME_DESCRIPTOR_COUNT = 4  # elements given to a runtime array of descriptors
 WORKGROUPS = 2
+FRAME = (8, 8)                # fragment shaders: the render job's pixels
 SUBGROUP_SIZES = (4, 8, 16, 32)
 MAX_INSTRUCTIONS = 50000000   # ends a runaway loop of a corpus shader with exit 1, not a timeout
 STDERR_LINES = 20
@@ -138,7 +142,7 @@ OP_TYPE_ARRAY, OP_TYPE_RUNTIME_ARRAY, OP_TYPE_POINTER, OP_CONSTANT, OP_VARIABLE 
 CAP_SHADER, CAP_KERNEL = 1, 6
 DEC_BUFFER_BLOCK, DEC_BINDING, DEC_DESCRIPTOR_SET = 3, 33, 34
 SC_UNIFORM, SC_PUSH_CONSTANT, SC_STORAGE_BUFFER = 2, 9, 12
-EXEC_GL_COMPUTE = 5
+EXEC_FRAGMENT, EXEC_GL_COMPUTE = 4, 5
 
 
 @dataclasses.dataclass
@@ -147,6 +151,7 @@ class ModuleInfo:
     entry point, and the buffers a simulator job must bind."""
     target_env: str
     compute_entry: str = None
+    fragment_entry: str = None   # when there is no GLCompute entry point
     buffers: list = dataclasses.field(default_factory=list)   # (set, binding, type, count)
     push_constants: bool = False
 
@@ -195,6 +200,9 @@ def read_module(path):
             minor, "vulkan1.1")
     info = ModuleInfo(env)
     info.compute_entry = next((name for model, name in entries if model == EXEC_GL_COMPUTE), None)
+    if info.compute_entry is None:
+        info.fragment_entry = next((name for model, name in entries if model == EXEC_FRAGMENT),
+                                   None)
     for var, ptr, storage in variables:
         if storage == SC_PUSH_CONSTANT:
             info.push_constants = True
@@ -220,8 +228,12 @@ def make_job(info, spv):
         elements = [{"u32": words(set_ * 64 + binding * 8 + e), "size": BUFFER_BYTES}
                     for e in range(count)]
         bindings.append({"set": set_, "binding": binding, "type": kind, "elements": elements})
-    job = {"mode": "compute", "spv": os.path.abspath(spv), "entry": info.compute_entry,
-           "groups": [WORKGROUPS, 1, 1], "bindings": bindings}
+    if info.compute_entry is not None:
+        job = {"mode": "compute", "spv": os.path.abspath(spv), "entry": info.compute_entry,
+               "groups": [WORKGROUPS, 1, 1], "bindings": bindings}
+    else:
+        job = {"mode": "render", "spv": os.path.abspath(spv), "entry": info.fragment_entry,
+               "width": FRAME[0], "height": FRAME[1], "bindings": bindings}
     if info.push_constants:
         job["push_constants"] = {"u32": words(999)[:PUSH_CONSTANT_WORDS]}
     return job
@@ -307,7 +319,28 @@ def buffer_differences(expected, actual, limit=8):
         for index, want, have in sim_tools.word_differences(buf.get("u32", []), got, limit):
             diffs.append("buffer %d:%d[%d] word %d: %s (input) vs %s (output)"
                          % (key + (index, want, have)))
+    for want in expected.get("attachments", []):
+        have = next((a for a in actual.get("attachments", [])
+                     if a.get("location") == want.get("location")), {})
+        for key in ("f32", "i32", "u32", "written"):
+            if key not in want:
+                continue
+            got = have.get(key, [])
+            for index, (x, y) in enumerate(zip(want[key], got)):
+                if x != y and not (x != x and y != y):  # NaN equals NaN here
+                    diffs.append("attachment %s %s[%d]: %s (input) vs %s (output)"
+                                 % (want.get("location"), key, index, x, y))
+                    break
+            if len(got) != len(want[key]):
+                diffs.append("attachment %s %s: %d values (input) vs %d (output)"
+                             % (want.get("location"), key, len(want[key]), len(got)))
     return diffs[:limit]
+
+
+def comparable(result):
+    """A fragment run whose outputs are defined: no undefined derivative."""
+    stats = result.get("stats") or {}
+    return not stats.get("undefined_derivatives")
 
 
 Ran = collections.namedtuple("Ran", "code out err args")
@@ -467,7 +500,7 @@ class InputCheck:
         """Runs |spv| in the simulator: (exit code, result JSON or None, Ran or
         None); code None when the run failed (recorded)."""
         args = sim_tools.Simulator(self.tools.spirv_conv).command(spv, job_path, subgroup_size)
-        args += ["--max-instructions", str(MAX_INSTRUCTIONS)]
+        args += ["--max-instructions", str(MAX_INSTRUCTIONS), "--stats", "json"]
         ran = self.run("run", args, ALLOWED_EXITS["run"] | {2})
         if ran is None:
             return None, None, None
@@ -511,7 +544,7 @@ class InputCheck:
     def reference_run(self, name, spv, info):
         """GLCompute modules: the run of |spv| that the transforms' outputs must
         reproduce, as (job path, subgroup size, result JSON); else None."""
-        if info.compute_entry is None:
+        if info.compute_entry is None and info.fragment_entry is None:
             return None
         job_path = self.file(name + ".job.json")
         with open(job_path, "w") as f:
@@ -521,6 +554,8 @@ class InputCheck:
         digest = hashlib.sha1(os.path.basename(self.path).encode()).digest()
         subgroup_size = SUBGROUP_SIZES[digest[0] % len(SUBGROUP_SIZES)]
         code, result, _ = self.simulate(spv, job_path, subgroup_size)
+        if info.fragment_entry is not None and result is not None and not comparable(result):
+            return None
         return (job_path, subgroup_size, result) if code == 0 and result is not None else None
 
     def module(self, name, spv, info):
