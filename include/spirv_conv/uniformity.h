@@ -68,6 +68,14 @@ struct UniformityOptions {
   // derivative group without QuadDerivativesKHR (Vulkan: the primitive).
   // Sound, less precise than the default.
   bool primitive_scope = false;
+  // Reads the result of every non-quad group operation as divergent in the
+  // functions a Fragment entry point reaches (unless every such entry point
+  // declares MaximallyReconvergesKHR and RequireFullQuadsKHR): helper
+  // invocations, inactive for those operations (Vulkan, "Helper
+  // Invocations"), may compute another value than the rest of their quad.
+  // Sound, less precise than the default: for asking whether control flow
+  // is uniform within a quad helpers included (the derivative rules).
+  bool helpers_apart = false;
 };
 
 // One step of an explanation: why |subject| (a value id, or a block's label

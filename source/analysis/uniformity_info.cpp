@@ -20,6 +20,7 @@
 #include "analysis/module_tables.h"
 #include "analysis/module_writes.h"
 #include "analysis/uniformity_solver.h"
+#include "io/maximal_reconvergence.h"
 #include "spirv_conv/uniformity.h"
 
 namespace spirv_conv {
@@ -193,6 +194,24 @@ class UniformityInfo::Impl : public analysis::SolverHost {
   std::unordered_map<uint32_t, VariableClass> variable_classes_;
 };
 
+namespace {
+
+// The Fragment entry point |fn| declares MaximallyReconvergesKHR and
+// RequireFullQuadsKHR: its helper invocations take part in group operations
+// (CallGraph::HelpersParticipate).
+bool HelpersTakePart(spvtools::opt::Module& module, uint32_t fn) {
+  bool maximal = false, full_quads = false;
+  for (const auto& mode : module.execution_modes()) {
+    if (mode.GetSingleWordInOperand(0) != fn) continue;
+    const uint32_t m = mode.GetSingleWordInOperand(1);
+    maximal |= m == io::kMaximallyReconvergesKHR;
+    full_quads |= m == uint32_t(spv::ExecutionMode::RequireFullQuadsKHR);
+  }
+  return maximal && full_quads;
+}
+
+}  // namespace
+
 Status UniformityInfo::Impl::Run() {
   spvtools::opt::Module& module = *context_->module();
   // Which functions may end the invocation (OpKill in them or a callee).
@@ -218,10 +237,23 @@ Status UniformityInfo::Impl::Run() {
   // Execution models reaching each function.
   std::unordered_map<uint32_t, uint32_t> models;
   std::unordered_map<uint32_t, bool> kernel_entry;
+  // helpers_apart: the functions a Fragment entry point reaches whose helper
+  // invocations may be inactive for non-quad group operations.
+  std::unordered_set<uint32_t> helpers_apart;
   for (auto& entry : module.entry_points()) {
     const auto model = static_cast<spv::ExecutionModel>(entry.GetSingleWordInOperand(0));
     const uint32_t fn = entry.GetSingleWordInOperand(1);
     if (model == spv::ExecutionModel::Kernel) kernel_entry[fn] = true;
+    if (options_.helpers_apart && model == spv::ExecutionModel::Fragment &&
+        !HelpersTakePart(module, fn)) {
+      std::vector<uint32_t> reach{fn};
+      while (!reach.empty()) {
+        const uint32_t f = reach.back();
+        reach.pop_back();
+        if (!helpers_apart.insert(f).second) continue;
+        for (uint32_t c : callees[f]) reach.push_back(c);
+      }
+    }
     std::vector<uint32_t> work{fn};
     while (!work.empty()) {
       const uint32_t f = work.back();
@@ -237,7 +269,8 @@ Status UniformityInfo::Impl::Run() {
   node_of_id_.assign(index_.id_bound(), analysis::kNoNode);
   function_of_id_.assign(index_.id_bound(), 0);
   for (auto& function : module) {
-    auto model = analysis::BuildFunctionModel(index_, &function, may_end, &node_of_id_, options_);
+    auto model = analysis::BuildFunctionModel(index_, &function, may_end, &node_of_id_, options_,
+                                              helpers_apart.count(function.result_id()) != 0);
     const uint32_t id = function.result_id();
     model->models = models.count(id) && models[id] != 0 ? models[id] : analysis::kModelAll;
     model->kernel_entry = kernel_entry.count(id) != 0;

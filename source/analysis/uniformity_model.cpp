@@ -354,7 +354,8 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
                                                   spvtools::opt::Function* function,
                                                   const std::unordered_map<uint32_t, bool>& may_end,
                                                   std::vector<uint32_t>* node_of_id,
-                                                  const UniformityOptions& options) {
+                                                  const UniformityOptions& options,
+                                                  bool helpers_apart) {
   const bool kills_as_demotes = options.kills_as_demotes;
   auto model = std::make_unique<FunctionModel>();
   FunctionModel& m = *model;
@@ -541,6 +542,17 @@ std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
             rule = {Rule::kFixed, Uniformity::kDivergent,
                     "a subgroup or quad operation's result, not known to be the same in the "
                     "whole primitive"};
+          }
+          // Helpers inactive for a subgroup operation compute it over other
+          // invocations (Vulkan, "Helper Invocations"): the result may differ
+          // between a helper and the rest of its quad (regression:
+          // docs/execution-agreement.md, glsl_gen.py seed 164).
+          if (helpers_apart && (rule.rule == Rule::kFixed || rule.rule == Rule::kCollective) &&
+              rule.level == Uniformity::kSubgroup) {
+            rule.level = Uniformity::kDivergent;
+            rule.note =
+                "a subgroup operation: helper invocations, inactive for it, may get "
+                "another result than the rest of their quad";
           }
           add_node(&inst, row.result_id, r, b, rule);
         }

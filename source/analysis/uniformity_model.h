@@ -212,11 +212,15 @@ struct FunctionModel {
 // every path ends in OpKill or OpTerminateInvocation;
 // without_helper_invocations reads OpIsHelperInvocationEXT as false;
 // primitive_scope makes the subgroup- and quad-level results divergent.
+// |helpers_apart| (UniformityOptions::helpers_apart, for a function helpers
+// run without taking part in group operations) makes subgroup-level results
+// divergent.
 std::unique_ptr<FunctionModel> BuildFunctionModel(const ModuleIndex& index,
                                                   spvtools::opt::Function* function,
                                                   const std::unordered_map<uint32_t, bool>& may_end,
                                                   std::vector<uint32_t>* node_of_id,
-                                                  const UniformityOptions& options = {});
+                                                  const UniformityOptions& options = {},
+                                                  bool helpers_apart = false);
 
 // Where |pointer_id| points, following access chains and copies.
 PointerRoot FindRoot(const ModuleIndex& index, uint32_t pointer_id);

@@ -8,13 +8,56 @@
 // QuadDerivativesKHR has the primitive as its derivative group (Vulkan) and
 // the primitive's quads may not.
 
+#include <memory>
+
 #include "lint/convergent_check.h"
+#include "lint/explainer.h"
 
 namespace spirv_conv {
 namespace lint {
 namespace {
 
 using spvtools::opt::Instruction;
+
+// |inst|'s control flow is uniform within the quad only if helper
+// invocations agree with the rest of their quad on a subgroup operation they
+// may be inactive for (UniformityOptions::helpers_apart).
+bool SplitByHelpers(const LintContext& lint, const analysis::ConvergentInstruction& c) {
+  const Instruction& inst = *c.inst;
+  if (!lint.calls.HasHelperInvocations(c.block->GetParent()->result_id())) return false;
+  const UniformityInfo* apart = lint.HelpersApart();
+  return apart != nullptr && lint.info.ControlFlowLevel(inst) != Uniformity::kDivergent &&
+         apart->ControlFlowLevel(inst) == Uniformity::kDivergent;
+}
+
+// Derivatives whose quad-uniform control flow depends on a subgroup
+// operation's result, which a quad's helpers may compute apart.
+void CheckHelperDerivativeGroups(const LintContext& lint, Findings* out) {
+  std::unique_ptr<Explainer> explainer;  // of the helpers-apart levels, made on first use
+  for (const analysis::ConvergentInstruction& c : lint.convergent) {
+    if (!c.cls.Has(analysis::kDerivative)) continue;
+    const Instruction& inst = *c.inst;
+    if (!SplitByHelpers(lint, c)) continue;
+    if (!explainer) {
+      explainer =
+          std::make_unique<Explainer>(lint.ir, *lint.HelpersApart(), lint.index, lint.blocks,
+                                      lint.uses, lint.names, lint.locator, lint.calls);
+    }
+    const bool explicit_derivative = c.cls.derivative == analysis::DerivativeKind::kExplicit;
+    Finding finding;
+    finding.rule = kDerivativeRule;
+    finding.severity = explicit_derivative ? Severity::kError : Severity::kWarning;
+    finding.location = lint.locator.At(inst);
+    finding.message =
+        (explicit_derivative ? "explicit derivative " + diagnostics::OpcodeName(inst)
+                             : diagnostics::OpcodeName(inst) + " (implicit level of detail)") +
+        " in control flow that depends on a subgroup operation helper invocations may be "
+        "inactive for (Vulkan, \"Helper Invocations\"): a quad's helpers can compute another "
+        "result and take another path than the rest of the quad";
+    finding.notes = explainer->ControlFlowAt(inst);
+    out->push_back({&inst, std::move(finding)});
+  }
+}
 
 // Derivatives in control flow uniform within the quad (or the subgroup)
 // but not known to be uniform across the primitive, in functions whose
@@ -29,6 +72,7 @@ void CheckPrimitiveDerivativeGroups(const LintContext& lint, Findings* out) {
     const Instruction& inst = *c.inst;
     const Uniformity level = lint.info.ControlFlowLevel(inst);
     if (level == Uniformity::kUniform || level == Uniformity::kDivergent) continue;
+    if (SplitByHelpers(lint, c)) continue;  // CheckHelperDerivativeGroups reports it
     const UniformityInfo* primitive = lint.PrimitiveScope();
     if (primitive == nullptr || primitive->ControlFlowLevel(inst) <= Uniformity::kQuad) continue;
     Finding finding;
@@ -72,6 +116,7 @@ void CheckDerivatives(const LintContext& lint, Findings* out) {
                            "undefined"};
       },
       out);
+  CheckHelperDerivativeGroups(lint, out);
   CheckPrimitiveDerivativeGroups(lint, out);
 }
 

@@ -6,6 +6,9 @@
 #include <functional>
 #include <unordered_map>
 
+#include "source/opcode.h"
+#include "source/opt/ir_context.h"
+
 namespace spirv_conv {
 namespace lint {
 
@@ -41,6 +44,28 @@ const UniformityInfo* LintContext::KillsAsDemotes() const {
   auto computed = UniformityInfo::Compute(&ir, options);
   if (computed.ok()) kills_as_demotes_ = std::move(*computed);
   return kills_as_demotes_.get();
+}
+
+const UniformityInfo* LintContext::HelpersApart() const {
+  if (helpers_apart_tried_) return helpers_apart_.get();
+  helpers_apart_tried_ = true;
+  // Without a subgroup operation the levels are the default ones.
+  bool group_op = false;
+  for (const spvtools::opt::Function& function : *ir.module()) {
+    function.ForEachInst([&](const spvtools::opt::Instruction* inst) {
+      const spv::Op op = inst->opcode();
+      group_op |= spvOpcodeIsNonUniformGroupOperation(op) || op == spv::Op::OpSubgroupBallotKHR ||
+                  op == spv::Op::OpSubgroupFirstInvocationKHR || op == spv::Op::OpSubgroupAllKHR ||
+                  op == spv::Op::OpSubgroupAnyKHR || op == spv::Op::OpSubgroupAllEqualKHR ||
+                  op == spv::Op::OpSubgroupReadInvocationKHR;
+    });
+  }
+  if (!group_op) return nullptr;
+  UniformityOptions options = info.options();
+  options.helpers_apart = true;
+  auto computed = UniformityInfo::Compute(&ir, options);
+  if (computed.ok()) helpers_apart_ = std::move(*computed);
+  return helpers_apart_.get();
 }
 
 const UniformityInfo* LintContext::PrimitiveScope() const {

@@ -57,6 +57,10 @@ struct LintContext : diagnostics::DiagnosticContext {
   // which `quad` means the same in the whole primitive; computed on first
   // use, null when the analysis fails.
   const UniformityInfo* PrimitiveScope() const;
+  // The module's uniformity with UniformityOptions::helpers_apart (quad
+  // levels that count helper invocations); computed on first use, null when
+  // the analysis fails.
+  const UniformityInfo* HelpersApart() const;
 
   // Whether |inst|, whose control flow is not uniform at |required|, would
   // be in control flow uniform at |required| if no invocation had been
@@ -71,6 +75,8 @@ struct LintContext : diagnostics::DiagnosticContext {
   mutable std::unique_ptr<UniformityInfo> kills_as_demotes_;
   mutable bool primitive_scope_tried_ = false;
   mutable std::unique_ptr<UniformityInfo> primitive_scope_;
+  mutable bool helpers_apart_tried_ = false;
+  mutable std::unique_ptr<UniformityInfo> helpers_apart_;
 };
 
 }  // namespace lint
