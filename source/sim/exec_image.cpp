@@ -208,42 +208,21 @@ int CubeFace(const double dir[3]) {
 }
 
 void OnFace(int face, const double d[3], double* s, double* t) {
-  double sc, tc, ma;
-  switch (face) {
-    case 0:
-      sc = -d[2];
-      tc = -d[1];
-      ma = d[0];
-      break;
-    case 1:
-      sc = d[2];
-      tc = -d[1];
-      ma = d[0];
-      break;
-    case 2:
-      sc = d[0];
-      tc = d[2];
-      ma = d[1];
-      break;
-    case 3:
-      sc = d[0];
-      tc = -d[2];
-      ma = d[1];
-      break;
-    case 4:
-      sc = d[0];
-      tc = -d[1];
-      ma = d[2];
-      break;
-    default:
-      sc = -d[0];
-      tc = -d[1];
-      ma = d[2];
-      break;
-  }
-  const double m = std::fabs(ma) > 0 ? std::fabs(ma) : 1;
-  *s = 0.5 * (sc / m) + 0.5;
-  *t = 0.5 * (tc / m) + 0.5;
+  // Per face (+x, -x, +y, -y, +z, -z): sc and tc as a signed axis of the
+  // direction, and the major axis ma.
+  struct Axes {
+    int sc;
+    double sc_sign;
+    int tc;
+    double tc_sign;
+    int ma;
+  };
+  static constexpr Axes kFaces[6] = {{2, -1, 1, -1, 0}, {2, 1, 1, -1, 0}, {0, 1, 2, 1, 1},
+                                     {0, 1, 2, -1, 1},  {0, 1, 1, -1, 2}, {0, -1, 1, -1, 2}};
+  const Axes& a = kFaces[face];
+  const double m = std::fabs(d[a.ma]) > 0 ? std::fabs(d[a.ma]) : 1;
+  *s = 0.5 * (a.sc_sign * d[a.sc] / m) + 0.5;
+  *t = 0.5 * (a.tc_sign * d[a.tc] / m) + 0.5;
 }
 
 // Lane |lane|'s coordinate as a sample point; a cube direction is projected on

@@ -296,6 +296,24 @@ void main() {
   }
 }
 
+TEST(SimFragment, CubeDirectionsSelectTheirFace) {
+  // The default cube's face k tints its black squares 32k/255; the centre of
+  // each face (s = t = 0.5) is texel (32, 32), black: (32/4 + 32/4) is even.
+  // Faces +x, -x, +y, -y, +z, -z are 0..5 (Vulkan's cube face selection).
+  const char* glsl = R"(#version 450
+layout(set = 0, binding = 0) uniform samplerCube cube;
+layout(location = 0) out vec4 o;
+void main() {
+  const vec3 dirs[6] = vec3[](vec3(1, 0, 0), vec3(-1, 0, 0), vec3(0, 1, 0), vec3(0, -1, 0),
+                              vec3(0, 0, 1), vec3(0, 0, -1));
+  o = vec4(textureLod(cube, dirs[int(gl_FragCoord.x)], 0.0).r);
+})";
+  const auto r = MustRun(glsl, Frame(6, 1));
+  for (uint32_t face = 0; face < 6; ++face) {
+    EXPECT_FLOAT_EQ(Pixel(At(r, 0), face, 0), 32.0f * face / 255.0f) << "face " << face;
+  }
+}
+
 TEST(SimFragment, BilinearFilteringWeighsTheFourNearestTexels) {
   // A 2x1 texture (0 and 1) sampled with LOD 0 at u = 0.5 + 0.25 / 2: x = u*2
   // - 0.5 = 0.75 between texel 0 and 1, so 0.75 of texel 1 (clamp to edge).
