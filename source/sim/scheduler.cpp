@@ -320,16 +320,7 @@ Scheduler::Flow Scheduler::Return(Subgroup& sg, Tangle& t, const Function& f, co
     q = sg.records[q].parent;
   }
   Record& r = sg.records[q];
-  if (r.kind == Record::kInvocation) {
-    sg.exited |= t.lanes;
-    for (int p = t.record; p != q; p = sg.records[p].parent) {
-      sg.records[p].in_flight = sg.records[p].in_flight.Without(t.lanes);
-      sg.records[p].escaped = true;
-      Complete(sg, p);
-    }
-    r.in_flight = r.in_flight.Without(t.lanes);
-    return Flow::kStop;
-  }
+  if (r.kind == Record::kInvocation) return EndInvocations(sg, t);
   if (inst.family == Family::kReturnValue && r.ret_slot != kNone) {
     const uint32_t value = f.operands[inst.ops];
     for (uint32_t c = 0; c < r.ret_comps; ++c) {
@@ -343,10 +334,14 @@ Scheduler::Flow Scheduler::Return(Subgroup& sg, Tangle& t, const Function& f, co
 }
 
 Scheduler::Flow Scheduler::Terminate(Subgroup& sg, Tangle& t) {
+  sg.terminated |= t.lanes;
+  return EndInvocations(sg, t);
+}
+
+Scheduler::Flow Scheduler::EndInvocations(Subgroup& sg, Tangle& t) {
   // The lanes leave every construct and call they are in: each record on the
   // way down to the invocation's own stops waiting for them.
   sg.exited |= t.lanes;
-  sg.terminated |= t.lanes;
   int q = t.record;
   while (sg.records[q].kind != Record::kInvocation) {
     Record& r = sg.records[q];

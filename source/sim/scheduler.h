@@ -40,6 +40,8 @@ class Scheduler {
   Flow Return(Subgroup& sg, Tangle& t, const Function& f, const Inst& inst);
   // OpKill / OpTerminateInvocation: the lanes of |t| end from any call depth.
   Flow Terminate(Subgroup& sg, Tangle& t);
+  // The lanes of |t| exit: a return from the entry point, or a terminate.
+  Flow EndInvocations(Subgroup& sg, Tangle& t);
   // A group operation, over the lanes that are active for it.
   bool ExecGroupOp(const Exec& e);
   // Lanes of |t| arrive at record |r|'s merge (or continue target), escaping

@@ -53,6 +53,22 @@ OpFunctionEnd
 )";
 }
 
+// %main: `if (subgroupQuadAny(in_val < 0.5)) dFdx(in_val)`.
+constexpr char kQuadAnyThenDerivative[] = R"(%main = OpFunction %void None %fn_void
+%entry = OpLabel
+%v = OpLoad %float %in_val
+%c = OpFOrdLessThan %bool %v %float_0_5
+%any = OpGroupNonUniformQuadAnyKHR %bool %c
+OpSelectionMerge %merge None
+OpBranchConditional %any %then %merge
+%then = OpLabel
+%dx = OpDPdx %float %v
+OpBranch %merge
+%merge = OpLabel
+OpReturn
+OpFunctionEnd
+)";
+
 TEST(DerivativeAfterDiscardTest, ADerivativeAfterADivergentKill) {
   Shader shader;
   shader.functions = IfThen("OpKill\n", "%dx = OpDPdx %float %v\n");
@@ -137,43 +153,17 @@ TEST(QuadOpTest, AQuadUniformBranchKeepsDerivativesLegal) {
       std::string(kQuadControl) + "OpExtension \"SPV_KHR_maximal_reconvergence\"\n";
   shader.modes =
       "OpExecutionMode %main QuadDerivativesKHR\nOpExecutionMode %main MaximallyReconvergesKHR\n";
-  shader.functions = R"(%main = OpFunction %void None %fn_void
-%entry = OpLabel
-%v = OpLoad %float %in_val
-%c = OpFOrdLessThan %bool %v %float_0_5
-%any = OpGroupNonUniformQuadAnyKHR %bool %c
-OpSelectionMerge %merge None
-OpBranchConditional %any %then %merge
-%then = OpLabel
-%dx = OpDPdx %float %v
-OpBranch %merge
-%merge = OpLabel
-OpReturn
-OpFunctionEnd
-)";
+  shader.functions = kQuadAnyThenDerivative;
   ExpectFindings(LintNamed(shader), {});
 }
 
-// %main of AQuadUniformBranchKeepsDerivativesLegal without its modes: the
+// AQuadUniformBranchKeepsDerivativesLegal without its modes: the
 // branch on a quad vote is uniform within the quad, not across the
 // primitive, which is the derivative group without QuadDerivativesKHR.
 TEST(QuadOpTest, WithoutQuadDerivativesTheDerivativeGroupIsThePrimitive) {
   Shader shader;
   shader.capabilities = kQuadControl;
-  shader.functions = R"(%main = OpFunction %void None %fn_void
-%entry = OpLabel
-%v = OpLoad %float %in_val
-%c = OpFOrdLessThan %bool %v %float_0_5
-%any = OpGroupNonUniformQuadAnyKHR %bool %c
-OpSelectionMerge %merge None
-OpBranchConditional %any %then %merge
-%then = OpLabel
-%dx = OpDPdx %float %v
-OpBranch %merge
-%merge = OpLabel
-OpReturn
-OpFunctionEnd
-)";
+  shader.functions = kQuadAnyThenDerivative;
   const std::vector<Finding> findings = LintNamed(shader);
   ExpectFindings(findings, {{kDerivative, Severity::kWarning, "%dx = OpDPdx"}});
   if (findings.size() != 1) return;

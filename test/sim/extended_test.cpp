@@ -332,11 +332,11 @@ OpFunctionEnd
   EXPECT_EQ(WordsOf(*result, 0), expected);
 }
 
-// SPV_KHR_float_controls: the module below, run once with
-// DenormFlushToZero 32 and once with DenormPreserve 32. For each input x
-// it writes x * 0.5 (arithmetic), x + 0.0 and x (a copy, never flushed:
-// Vulkan's rules for instructions that only move values).
-std::string FloatControlsModule(const std::string& mode) {
+// SPV_KHR_float_controls: a compute module declaring |mode| for 32-bit
+// floats, its entry block |body|.
+std::string FloatControlsModule(const std::string& mode, const std::string& body) {
+  // buf: 32-bit words, read and written through bitcasts (moves, which keep
+  // every bit under any float control).
   return R"(; Version: 1.4
 OpCapability Shader
 OpCapability )" +
@@ -346,7 +346,7 @@ OpEntryPoint GLCompute %main "main" %buf
 OpExecutionMode %main LocalSize 1 1 1
 OpExecutionMode %main )" +
          mode + R"( 32
-OpDecorate %floats ArrayStride 4
+OpDecorate %words ArrayStride 4
 OpMemberDecorate %Buf 0 Offset 0
 OpDecorate %Buf Block
 OpDecorate %buf DescriptorSet 0
@@ -355,39 +355,51 @@ OpDecorate %buf Binding 0
 %fn = OpTypeFunction %void
 %int = OpTypeInt 32 1
 %float = OpTypeFloat 32
-%floats = OpTypeRuntimeArray %float
-%Buf = OpTypeStruct %floats
+%words = OpTypeRuntimeArray %int
+%Buf = OpTypeStruct %words
 %p_buf = OpTypePointer StorageBuffer %Buf
-%p_float = OpTypePointer StorageBuffer %float
+%p_int = OpTypePointer StorageBuffer %int
 %buf = OpVariable %p_buf StorageBuffer
 %i0 = OpConstant %int 0
 %i1 = OpConstant %int 1
 %i2 = OpConstant %int 2
 %i3 = OpConstant %int 3
+%i4 = OpConstant %int 4
+%i5 = OpConstant %int 5
 %half = OpConstant %float 0.5
 %zero = OpConstant %float 0
 %main = OpFunction %void None %fn
 %entry = OpLabel
-%px = OpAccessChain %p_float %buf %i0 %i0
-%x = OpLoad %float %px
-%prod = OpFMul %float %x %half
-%sum = OpFAdd %float %x %zero
-%copy = OpCopyObject %float %x
-%p1 = OpAccessChain %p_float %buf %i0 %i1
-OpStore %p1 %prod
-%p2 = OpAccessChain %p_float %buf %i0 %i2
-OpStore %p2 %sum
-%p3 = OpAccessChain %p_float %buf %i0 %i3
-OpStore %p3 %copy
-OpReturn
+)" + body +
+         R"(OpReturn
 OpFunctionEnd
 )";
 }
 
+// Run with each denormal mode: buf[0] = x; buf[1] = x * 0.5 (arithmetic),
+// buf[2] = x + 0.0, buf[3] = a copy of x (never flushed: Vulkan's rules for
+// instructions that only move values).
+constexpr char kDenormalBody[] = R"(%px = OpAccessChain %p_int %buf %i0 %i0
+%xi = OpLoad %int %px
+%x = OpBitcast %float %xi
+%prod = OpFMul %float %x %half
+%sum = OpFAdd %float %x %zero
+%copy = OpCopyObject %float %x
+%p1 = OpAccessChain %p_int %buf %i0 %i1
+%prodi = OpBitcast %int %prod
+OpStore %p1 %prodi
+%p2 = OpAccessChain %p_int %buf %i0 %i2
+%sumi = OpBitcast %int %sum
+OpStore %p2 %sumi
+%p3 = OpAccessChain %p_int %buf %i0 %i3
+%copyi = OpBitcast %int %copy
+OpStore %p3 %copyi
+)";
+
 std::vector<uint32_t> RunFloatControls(const std::string& mode, uint32_t x) {
   Expected<sim::RunResult> result =
-      RunBinary(MustLoad("controls.spvasm", FloatControlsModule(mode)), {Words(0, {x, 0, 0, 0})},
-                Options(Model::kMaximal));
+      RunBinary(MustLoad("controls.spvasm", FloatControlsModule(mode, kDenormalBody)),
+                {Words(0, {x, 0, 0, 0})}, Options(Model::kMaximal));
   EXPECT_TRUE(result.ok()) << (result.ok() ? "" : result.error().message);
   return result.ok() ? WordsOf(*result, 0) : std::vector<uint32_t>();
 }
@@ -425,37 +437,8 @@ TEST(SimExtended, RoundingTowardZeroTruncatesTheExactResult) {
   //   pi_f * pi_f = 9.8696040... between 0x411DE9E6 and 0x411DE9E7 (nearest);
   //   16777219 = 2^24 + 3 lies between floats 2^24 + 2 (0x4B800001) and 2^24 + 4
   //     (nearest even: 0x4B800002).
-  const std::string module = R"(; Version: 1.4
-OpCapability Shader
-OpCapability RoundingModeRTZ
-OpMemoryModel Logical GLSL450
-OpEntryPoint GLCompute %main "main" %buf
-OpExecutionMode %main LocalSize 1 1 1
-OpExecutionMode %main RoundingModeRTZ 32
-OpDecorate %words ArrayStride 4
-OpMemberDecorate %Buf 0 Offset 0
-OpDecorate %Buf Block
-OpDecorate %buf DescriptorSet 0
-OpDecorate %buf Binding 0
-%void = OpTypeVoid
-%fn = OpTypeFunction %void
-%int = OpTypeInt 32 1
-%float = OpTypeFloat 32
-%words = OpTypeRuntimeArray %int
-%Buf = OpTypeStruct %words
-%p_buf = OpTypePointer StorageBuffer %Buf
-%p_int = OpTypePointer StorageBuffer %int
-%buf = OpVariable %p_buf StorageBuffer
-%i0 = OpConstant %int 0
-%i1 = OpConstant %int 1
-%i2 = OpConstant %int 2
-%i3 = OpConstant %int 3
-%i4 = OpConstant %int 4
-%i5 = OpConstant %int 5
-%i6 = OpConstant %int 6
-%main = OpFunction %void None %fn
-%entry = OpLabel
-%px = OpAccessChain %p_int %buf %i0 %i0
+  const std::string module =
+      FloatControlsModule("RoundingModeRTZ", R"(%px = OpAccessChain %p_int %buf %i0 %i0
 %xi = OpLoad %int %px
 %x = OpBitcast %float %xi
 %py = OpAccessChain %p_int %buf %i0 %i1
@@ -475,9 +458,7 @@ OpStore %p4 %prodi
 %p5 = OpAccessChain %p_int %buf %i0 %i5
 %convi = OpBitcast %int %conv
 OpStore %p5 %convi
-OpReturn
-OpFunctionEnd
-)";
+)");
   auto run = [&](uint32_t x, uint32_t y) {
     Expected<sim::RunResult> result =
         RunBinary(MustLoad("rtz.spvasm", module), {Words(0, {x, y, 16777219, 0, 0, 0})},
