@@ -63,7 +63,7 @@ std::pair<uint32_t, uint32_t> QuadPair(uint32_t lane, Axis axis, bool fine) {
   return {base + column, base + column + 2};
 }
 
-void CountUndefinedDerivative(const Exec& e, uint32_t /*lane*/) {
+void CountUndefinedDerivative(const Exec& e) {
   const uint32_t function = static_cast<uint32_t>(&e.f - e.m.program.functions.data());
   const uint32_t inst = static_cast<uint32_t>(&e.inst - e.f.insts.data());
   ++e.m.undefined_derivatives[{function, inst}];
@@ -124,7 +124,7 @@ bool ExecFragment(const Exec& e) {
       }
       e.R(e.inst.result + c)[l] = FromDouble(value, w);
     }
-    if (!QuadComplete(e.lanes, l)) CountUndefinedDerivative(e, l);
+    if (!QuadComplete(e.lanes, l)) CountUndefinedDerivative(e);
   });
   return true;
 }

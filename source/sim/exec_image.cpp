@@ -290,13 +290,18 @@ bool ImplicitGradients(const Exec& e, const Image& image, const Coordinates& c, 
   return QuadComplete(e.lanes, lane);
 }
 
+// The sampled image's shape, from the dimension the loader keeps in |aux|.
+Image::Shape ShapeOf(const Inst& inst) {
+  const auto dim = static_cast<spv::Dim>(inst.aux & 0xFF);
+  return dim == spv::Dim::Dim3D  ? Image::Shape::k3D
+         : dim == spv::Dim::Cube ? Image::Shape::kCube
+                                 : Image::Shape::k2D;
+}
+
 bool SampleInst(const Exec& e, spv::Op op) {
   const bool dref = (e.inst.aux & kImageDref) != 0;
   Coordinates c;
-  const auto dim = static_cast<spv::Dim>(e.inst.aux & 0xFF);
-  c.shape = dim == spv::Dim::Dim3D  ? Image::Shape::k3D
-            : dim == spv::Dim::Cube ? Image::Shape::kCube
-                                    : Image::Shape::k2D;
+  c.shape = ShapeOf(e.inst);
   c.arrayed = (e.inst.aux & kImageArrayed) != 0;
   c.projective = op == spv::Op::OpImageSampleProjImplicitLod ||
                  op == spv::Op::OpImageSampleProjExplicitLod ||
@@ -311,7 +316,8 @@ bool SampleInst(const Exec& e, spv::Op op) {
   if (implicit && !e.m.program.fragment) {
     return e.Unsupported("implicit-LOD sampling outside a Fragment entry point");
   }
-  if (dim == spv::Dim::SubpassData) return e.Unsupported("sampling of a subpass input");
+  if ((e.inst.aux & 0xFF) == uint32_t(spv::Dim::SubpassData))
+    return e.Unsupported("sampling of a subpass input");
   Operands o;
   if (!ParseOperands(e, dref ? 3 : 2, e.inst.num_ops, &o)) return false;
   bool ok = true;
@@ -329,7 +335,7 @@ bool SampleInst(const Exec& e, spv::Op op) {
     double lod;
     if (implicit) {
       double dx[3], dy[3];
-      if (!ImplicitGradients(e, *image, c, l, face, dx, dy)) CountUndefinedDerivative(e, l);
+      if (!ImplicitGradients(e, *image, c, l, face, dx, dy)) CountUndefinedDerivative(e);
       lod = LodFromGradients(*image, dx, dy);
     } else if (o.grad_x != kNone) {
       double dx[3] = {0, 0, 0}, dy[3] = {0, 0, 0};
@@ -532,10 +538,7 @@ bool ExecImage(const Exec& e) {
       if (!e.m.program.fragment)
         return e.Unsupported("OpImageQueryLod outside a Fragment entry point");
       Coordinates c;
-      const auto dim = static_cast<spv::Dim>(e.inst.aux & 0xFF);
-      c.shape = dim == spv::Dim::Dim3D  ? Image::Shape::k3D
-                : dim == spv::Dim::Cube ? Image::Shape::kCube
-                                        : Image::Shape::k2D;
+      c.shape = ShapeOf(e.inst);
       c.slot = e.Op(1);
       c.comps = e.Op(e.inst.num_ops);
       bool ok = true;
@@ -548,7 +551,7 @@ bool ExecImage(const Exec& e) {
         int face = -1;
         PointOf(e, *image, c, l, &face);
         double dx[3], dy[3];
-        if (!ImplicitGradients(e, *image, c, l, face, dx, dy)) CountUndefinedDerivative(e, l);
+        if (!ImplicitGradients(e, *image, c, l, face, dx, dy)) CountUndefinedDerivative(e);
         const double lambda = LodFromGradients(*image, dx, dy);
         const double q = static_cast<double>(image->levels.size() - 1);
         const double out[4] = {std::clamp(lambda, 0.0, q), std::clamp(lambda, -1e30, 1e30), 0, 0};

@@ -189,9 +189,9 @@ bool ExecSubgroup(const Exec& e);
 bool ExecFragment(const Exec& e);  // exec_fragment.cpp
 bool ExecImage(const Exec& e);     // exec_image.cpp
 
-// exec_fragment.cpp: lane |lane| of the tangle reads quad neighbours that are not
-// in it (an undefined derivative); counted once per lane and instruction.
-void CountUndefinedDerivative(const Exec& e, uint32_t lane);
+// exec_fragment.cpp: a lane of the tangle reads quad neighbours that are not in
+// it (an undefined derivative); called once per such lane and instruction.
+void CountUndefinedDerivative(const Exec& e);
 // The derivative of register |slot| (floats of |width| bits) at |lane| along x
 // or y, fine (its own row or column) or coarse (the quad's top row, left
 // column); false, and 0, when that pair of lanes is not in the tangle.
