@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 # Copyright (c) 2026 The spirv-conv authors
 # SPDX-License-Identifier: Apache-2.0
-"""Loop fast-forwarding: the shape-A transform checked in the simulator.
+"""Loop fast-forwarding: the target shapes checked in the simulator.
 
-Compiles shaders/fastforward/rare_expensive.comp and its hand fast-forwarded
-form bench/fastforward/rare_expensive_ff.comp (the CFG the pass of issue 44
-is to emit, docs/fast-forward.md) for several rarities of the expensive arm
-and windows D, runs both in the SIMT simulator (subgroup size 32, 2
-workgroups of 64) and compares:
+Compiles the kernels of shaders/fastforward and their hand-transformed forms
+in bench/fastforward (the CFGs the pass of issue 44 is to emit,
+docs/fast-forward.md): shape A (rare_expensive, fast-forwarded) for several
+rarities of the expensive arm and windows D, shape B (skewed_inner, inner loop
+merged) for skewed and uniform trip counts. Runs both in the SIMT simulator
+(subgroup size 32, 2 workgroups of 64) and compares:
 
   * outputs: the transformed kernel's buffer must equal the original's under
     the maximal, ipdom and adversarial (3 seeds) models;
@@ -62,6 +63,68 @@ def measure(spirv_conv, module, work, model, seed):
         return json.load(f)["u32"], json.load(g)
 
 
+def compare(args, work, stem, original_src, hand_src, original_defines, hand_defines, failures):
+    """Instructions issued and efficiency (maximal) of the original and the
+    hand-transformed kernel; a failure when an output differs under a model."""
+    base, module = os.path.join(work, stem + ".orig.spv"), os.path.join(work, stem + ".hand.spv")
+    compile_glsl(args.glslang, original_src, base, original_defines)
+    compile_glsl(args.glslang, hand_src, module, hand_defines)
+    results = {}
+    for model, seed in MODELS:
+        expected, before = measure(args.spirv_conv, base, work, model, seed)
+        words, after = measure(args.spirv_conv, module, work, model, seed)
+        if words != expected:
+            failures.append("%s, %s seed %d: output differs" % (stem, model, seed))
+        results[model, seed] = (before, after)
+    return results["maximal", 0]
+
+
+def shape_a(args, work, failures):
+    original_src = os.path.join(ROOT, "shaders", "fastforward", "rare_expensive.comp")
+    hand_src = os.path.join(ROOT, "bench", "fastforward", "rare_expensive_ff.comp")
+    lines = ["| 1 in N items takes E | original: issued, efficiency | " +
+             " | ".join("D = %s" % (d if d else "∞") for d in WINDOWS) + " |",
+             "| --- " * (2 + len(WINDOWS)) + "|"]
+    best = []
+    for rarity in RARITIES:
+        rare = [("RARITY", "%du" % rarity)]
+        row, gains = ["%d" % rarity], []
+        for window in WINDOWS:
+            before, after = compare(args, work, "rare%d_d%s" % (rarity, window), original_src,
+                                    hand_src, rare, rare + [("D", "%du" % (window or 1 << 30))],
+                                    failures)
+            if len(row) == 1:
+                row.append("%d, %.3f" % (before["issued"], before["simt_efficiency"]))
+            gains.append(before["issued"] / after["issued"])
+            row.append("%.2f× (%.3f)" % (gains[-1], after["simt_efficiency"]))
+        best.append(max(gains))
+        lines.append("| " + " | ".join(row) + " |")
+    lines += ["", "Shape A, `rare_expensive.comp`. Each cell: issued(original) / "
+              "issued(fast-forwarded), then the fast-forwarded kernel's SIMT efficiency. Geometric "
+              "mean of the best window per row: **%.2f×**." % geomean(best)]
+    return lines
+
+
+def shape_b(args, work, failures):
+    original_src = os.path.join(ROOT, "shaders", "fastforward", "skewed_inner.comp")
+    hand_src = os.path.join(ROOT, "bench", "fastforward", "skewed_inner_merged.comp")
+    lines = ["| inner trip counts | original: issued, efficiency | merged: issued, efficiency | "
+             "gain |", "| --- | --- | --- | --- |"]
+    for skewed, label in ((1, "1 item in 16: 31, else 0–3"), (0, "uniform 0–31")):
+        defines = [("SKEWED", str(skewed))]
+        before, after = compare(args, work, "inner%d" % skewed, original_src, hand_src, defines,
+                                defines, failures)
+        lines.append("| %s | %d, %.3f | %d, %.3f | %.2f× |" % (
+            label, before["issued"], before["simt_efficiency"], after["issued"],
+            after["simt_efficiency"], before["issued"] / after["issued"]))
+    lines += ["", "Shape B, `skewed_inner.comp` against its merged form."]
+    return lines
+
+
+def geomean(values):
+    return math.exp(sum(math.log(v) for v in values) / len(values))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--spirv-conv", required=True)
@@ -69,44 +132,12 @@ def main():
     parser.add_argument("--check", action="store_true")
     parser.add_argument("--no-doc", action="store_true")
     args = parser.parse_args()
-    original_src = os.path.join(ROOT, "shaders", "fastforward", "rare_expensive.comp")
-    hand_src = os.path.join(ROOT, "bench", "fastforward", "rare_expensive_ff.comp")
-    header = "| 1 in N items takes E | original: issued, efficiency | " + " | ".join(
-        "D = %s" % (d if d else "∞") for d in WINDOWS) + " |"
-    lines = [header, "| --- " * (2 + len(WINDOWS)) + "|"]
-    failures, best = [], []
+    failures = []
     with tempfile.TemporaryDirectory() as work:
-        for rarity in RARITIES:
-            base = os.path.join(work, "orig%d.spv" % rarity)
-            compile_glsl(args.glslang, original_src, base, [("RARITY", "%du" % rarity)])
-            expected = {}
-            for model, seed in MODELS:
-                expected[model, seed], stats = measure(args.spirv_conv, base, work, model, seed)
-                if model == "maximal":
-                    before = stats
-            row = ["%d" % rarity, "%d, %.3f" % (before["issued"], before["simt_efficiency"])]
-            gains = []
-            for window in WINDOWS:
-                module = os.path.join(work, "ff%d_%s.spv" % (rarity, window))
-                compile_glsl(args.glslang, hand_src, module,
-                             [("RARITY", "%du" % rarity), ("D", "%du" % (window or 1 << 30))])
-                for model, seed in MODELS:
-                    words, stats = measure(args.spirv_conv, module, work, model, seed)
-                    if words != expected[model, seed]:
-                        failures.append("rarity %d, D %s, %s seed %d: output differs" %
-                                        (rarity, window, model, seed))
-                    if model == "maximal":
-                        after = stats
-                gain = before["issued"] / after["issued"]
-                gains.append(gain)
-                row.append("%.2f× (%.3f)" % (gain, after["simt_efficiency"]))
-            best.append(max(gains))
-            lines.append("| " + " | ".join(row) + " |")
-    lines += ["", "Each cell: issued(original) / issued(fast-forwarded), then the fast-forwarded "
-              "kernel's SIMT efficiency (maximal reconvergence, subgroup size 32, 2 workgroups of "
-              "64). Outputs equal the original's under maximal, ipdom and adversarial (seeds 1-3) "
-              "in every cell. Geometric mean of the best window per row: **%.2f×**." %
-              math.exp(sum(math.log(g) for g in best) / len(best))]
+        lines = shape_a(args, work, failures) + [""] + shape_b(args, work, failures)
+    lines += ["", "Maximal reconvergence, subgroup size 32, 2 workgroups of 64. Every transformed "
+              "kernel's output equals the original's under maximal, ipdom and adversarial "
+              "(seeds 1-3) reconvergence."]
     table = "\n".join(lines)
     print(table)
     for failure in failures:
