@@ -14,6 +14,11 @@ merged) for skewed and uniform trip counts. Runs both in the SIMT simulator
     the maximal, ipdom and adversarial (3 seeds) models;
   * instructions issued and SIMT efficiency under maximal reconvergence.
 
+With --runner (test/vulkan's vk_runner), lavapipe runs every pair too: its
+buffers must equal the simulator's; with --time as well, the wall time of a
+large dispatch (32768 workgroups, best of 3) is reported for the best variant
+of each shape.
+
 --check exits 1 when an output differs. Without --no-doc the table goes into
 docs/fast-forward.md.
 """
@@ -22,12 +27,17 @@ import argparse
 import json
 import math
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import run  # noqa: E402  (bench/run.py: write_doc)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                "test", "vulkan"))
+import vk_job  # noqa: E402  (test/vulkan/vk_job.py: vk_runner jobs)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BEGIN = "<!-- BEGIN FAST-FORWARD RESULTS (bench/fast_forward_bench.py) -->"
@@ -75,8 +85,41 @@ def compare(args, work, stem, original_src, hand_src, original_defines, hand_def
         words, after = measure(args.spirv_conv, module, work, model, seed)
         if words != expected:
             failures.append("%s, %s seed %d: output differs" % (stem, model, seed))
-        results[model, seed] = (before, after)
-    return results["maximal", 0]
+        results[model, seed] = ({"words": expected, "stats": before},
+                                {"words": words, "stats": after})
+    for spv in (base, module) if args.vk else ():
+        try:
+            on_device = lavapipe_words(args.vk, spv, 2)
+        except vk_job.Skip as skip:
+            print("no Vulkan device, lavapipe not checked: %s" % skip)
+            args.vk = None
+            break
+        if on_device != results["maximal", 0][0]["words"]:
+            failures.append("%s: lavapipe's buffer differs from the simulator's (%s)" %
+                            (stem, os.path.basename(spv)))
+    before, after = results["maximal", 0]
+    return before["stats"], after["stats"], base, module
+
+
+def lavapipe_job(spv, groups):
+    return {"mode": "compute", "spv": spv, "groups": [groups, 1, 1],
+            "bindings": [{"set": 0, "binding": 0, "type": "storage_buffer",
+                          "elements": [{"size": groups * 64 * 4}]}]}
+
+
+def lavapipe_words(vk, spv, groups):
+    return vk.run_ok(lavapipe_job(spv, groups), os.path.basename(spv)).buffer(0, 0)
+
+
+def lavapipe_seconds(vk, spv, groups=32768, repeats=3):
+    """vk_runner's best wall time over |repeats| runs of a large dispatch."""
+    best = None
+    for _ in range(repeats):
+        start = time.perf_counter()
+        vk.run_ok(lavapipe_job(spv, groups), os.path.basename(spv) + ".large")
+        elapsed = time.perf_counter() - start
+        best = elapsed if best is None else min(best, elapsed)
+    return best
 
 
 def shape_a(args, work, failures):
@@ -85,24 +128,26 @@ def shape_a(args, work, failures):
     lines = ["| 1 in N items takes E | original: issued, efficiency | " +
              " | ".join("D = %s" % (d if d else "∞") for d in WINDOWS) + " |",
              "| --- " * (2 + len(WINDOWS)) + "|"]
-    best = []
+    best, largest = [], None
     for rarity in RARITIES:
         rare = [("RARITY", "%du" % rarity)]
         row, gains = ["%d" % rarity], []
         for window in WINDOWS:
-            before, after = compare(args, work, "rare%d_d%s" % (rarity, window), original_src,
-                                    hand_src, rare, rare + [("D", "%du" % (window or 1 << 30))],
-                                    failures)
+            before, after, base, module = compare(
+                args, work, "rare%d_d%s" % (rarity, window), original_src, hand_src, rare,
+                rare + [("D", "%du" % (window or 1 << 30))], failures)
             if len(row) == 1:
                 row.append("%d, %.3f" % (before["issued"], before["simt_efficiency"]))
             gains.append(before["issued"] / after["issued"])
+            if largest is None or gains[-1] > largest[0]:
+                largest = (gains[-1], "1 in %d, D = %s" % (rarity, window or "∞"), base, module)
             row.append("%.2f× (%.3f)" % (gains[-1], after["simt_efficiency"]))
         best.append(max(gains))
         lines.append("| " + " | ".join(row) + " |")
     lines += ["", "Shape A, `rare_expensive.comp`. Each cell: issued(original) / "
               "issued(fast-forwarded), then the fast-forwarded kernel's SIMT efficiency. Geometric "
               "mean of the best window per row: **%.2f×**." % geomean(best)]
-    return lines
+    return lines, largest[1:]
 
 
 def shape_b(args, work, failures):
@@ -110,15 +155,17 @@ def shape_b(args, work, failures):
     hand_src = os.path.join(ROOT, "bench", "fastforward", "skewed_inner_merged.comp")
     lines = ["| inner trip counts | original: issued, efficiency | merged: issued, efficiency | "
              "gain |", "| --- | --- | --- | --- |"]
+    largest = None
     for skewed, label in ((1, "1 item in 16: 31, else 0–3"), (0, "uniform 0–31")):
         defines = [("SKEWED", str(skewed))]
-        before, after = compare(args, work, "inner%d" % skewed, original_src, hand_src, defines,
-                                defines, failures)
+        before, after, base, module = compare(args, work, "inner%d" % skewed, original_src,
+                                              hand_src, defines, defines, failures)
+        largest = largest or (label, base, module)
         lines.append("| %s | %d, %.3f | %d, %.3f | %.2f× |" % (
             label, before["issued"], before["simt_efficiency"], after["issued"],
             after["simt_efficiency"], before["issued"] / after["issued"]))
     lines += ["", "Shape B, `skewed_inner.comp` against its merged form."]
-    return lines
+    return lines, largest
 
 
 def geomean(values):
@@ -131,10 +178,28 @@ def main():
     parser.add_argument("--glslang", default="glslangValidator")
     parser.add_argument("--check", action="store_true")
     parser.add_argument("--no-doc", action="store_true")
+    parser.add_argument("--runner", help="vk_runner: check the kernels on lavapipe")
+    parser.add_argument("--time", action="store_true", help="with --runner: time a large dispatch")
     args = parser.parse_args()
     failures = []
     with tempfile.TemporaryDirectory() as work:
-        lines = shape_a(args, work, failures) + [""] + shape_b(args, work, failures)
+        args.vk = None
+        if args.runner:
+            args.vk = vk_job.Tools(args.runner, shutil.which(args.glslang) or args.glslang,
+                                   os.path.join(work, "vk"),
+                                   prefer="llvmpipe")
+        lines_a, best_a = shape_a(args, work, failures)
+        lines_b, best_b = shape_b(args, work, failures)
+        lines = lines_a + [""] + lines_b
+        if args.vk and args.time:
+            lines += ["", "| lavapipe, 32768 workgroups of 64 | original | transformed |",
+                      "| --- | --- | --- |"]
+            for label, base, module in (("shape A, " + best_a[0],) + best_a[1:],
+                                        ("shape B, " + best_b[0],) + best_b[1:]):
+                lines.append("| %s | %.3f s | %.3f s |" % (label, lavapipe_seconds(args.vk, base),
+                                                         lavapipe_seconds(args.vk, module)))
+            lines += ["", "Wall time of vk_runner (device set-up included), best of 3; lavapipe's "
+                      "buffers equal the simulator's for every kernel above."]
     lines += ["", "Maximal reconvergence, subgroup size 32, 2 workgroups of 64. Every transformed "
               "kernel's output equals the original's under maximal, ipdom and adversarial "
               "(seeds 1-3) reconvergence."]
