@@ -373,6 +373,24 @@ def find_tool(name, given):
     return os.path.abspath(path)
 
 
+TOOLS = (("spirv_conv", "spirv-conv"), ("glslang", "glslangValidator"), ("spirv_as", "spirv-as"),
+         ("spirv_val", "spirv-val"), ("spirv_opt", "spirv-opt"))
+
+
+def add_tool_arguments(parser):
+    """--glslang, --spirv-as, --spirv-val, --spirv-opt (default: from PATH)."""
+    for tool in ("glslang", "spirv-as", "spirv-val", "spirv-opt"):
+        parser.add_argument("--" + tool, help="default: from PATH")
+
+
+def find_tools(args):
+    """The tools of add_tool_arguments plus --spirv-conv, resolved; and the
+    attribute names of the ones missing."""
+    tools = argparse.Namespace(**{attr: find_tool(name, getattr(args, attr))
+                                  for attr, name in TOOLS})
+    return tools, [attr for attr, _ in TOOLS if getattr(tools, attr) is None]
+
+
 def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--spirv-conv", required=True, help="the spirv-conv binary")

@@ -927,16 +927,9 @@ def main(argv):
     parser.add_argument("--json", help="write every record here")
     parser.add_argument("--cache-dir", help="compile cache (spirv-cross corpus)")
     parser.add_argument("--from-json", help="report on the records of an earlier --json")
-    for tool in ("glslang", "spirv-as", "spirv-val", "spirv-opt"):
-        parser.add_argument("--" + tool)
+    ct.add_tool_arguments(parser)
     args = parser.parse_args(argv)
-    tools = argparse.Namespace(
-        spirv_conv=ct.find_tool("spirv-conv", args.spirv_conv),
-        glslang=ct.find_tool("glslangValidator", args.glslang),
-        spirv_as=ct.find_tool("spirv-as", args.spirv_as),
-        spirv_val=ct.find_tool("spirv-val", args.spirv_val),
-        spirv_opt=ct.find_tool("spirv-opt", args.spirv_opt))
-    missing = [n for n, p in vars(tools).items() if p is None]
+    tools, missing = ct.find_tools(args)
     if missing:
         print("fragment-agreement: error: missing %s" % ", ".join(missing), file=sys.stderr)
         return 2

@@ -399,17 +399,10 @@ def main(argv):
     parser.add_argument("--verdicts", metavar="FILE.md", help="judged keys (Markdown rows)")
     parser.add_argument("--strict", action="store_true",
                         help="exit 1 on stale verdicts or unjudged sampled keys")
-    for tool in ("glslang", "spirv-as", "spirv-val", "spirv-opt"):
-        parser.add_argument("--" + tool, help="default: from PATH")
+    ct.add_tool_arguments(parser)
     args = parser.parse_args(argv)
 
-    tools = argparse.Namespace(
-        spirv_conv=ct.find_tool("spirv-conv", args.spirv_conv),
-        glslang=ct.find_tool("glslangValidator", args.glslang),
-        spirv_as=ct.find_tool("spirv-as", args.spirv_as),
-        spirv_val=ct.find_tool("spirv-val", args.spirv_val),
-        spirv_opt=ct.find_tool("spirv-opt", args.spirv_opt))
-    missing = [name for name, path in vars(tools).items() if path is None]
+    tools, missing = ct.find_tools(args)
     selected = args.corpus or ["glslang", "spirv-cross"]
     folders = {"glslang": args.glslang_corpus, "spirv-cross": args.spirv_cross_corpus,
                "godot": args.godot_corpus}
