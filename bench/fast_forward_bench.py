@@ -203,14 +203,7 @@ def main():
     lines += ["", "Maximal reconvergence, subgroup size 32, 2 workgroups of 64. Every transformed "
               "kernel's output equals the original's under maximal, ipdom and adversarial "
               "(seeds 1-3) reconvergence."]
-    table = "\n".join(lines)
-    print(table)
-    for failure in failures:
-        print("FAIL " + failure)
-    if not args.no_doc:
-        run.write_doc(os.path.join(ROOT, "docs", "fast-forward.md"), table, BEGIN, END,
-                      "The transform measured by hand")
-    return 1 if (args.check and failures) else 0
+    return run.finish(args, lines, failures, "fast-forward.md", BEGIN, END, "The transform measured by hand")
 
 
 if __name__ == "__main__":

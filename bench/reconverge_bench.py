@@ -129,14 +129,8 @@ def main():
     lines.append("Geometric mean of the gains: **%.3f×** over %d shaders (maximal reconvergence, "
                  "subgroup size 32, 2 workgroups of 64; outputs equal to the original's)." %
                  (geomean, len(rows)))
-    table = "\n".join(lines)
-    print(table)
-    for failure in failures:
-        print("FAIL " + failure)
-    if not args.no_doc:
-        run.write_doc(os.path.join(ROOT, "docs", "performance.md"), table, BEGIN, END,
+    return run.finish(args, lines, failures, "performance.md", BEGIN, END,
                       "Predicated reconvergence")
-    return 1 if (args.check and failures) else 0
 
 
 if __name__ == "__main__":

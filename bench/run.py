@@ -301,6 +301,19 @@ def render(results, facts, bench_context, command, args):
     return "\n".join(lines)
 
 
+def finish(args, lines, failures, doc, begin, end, heading):
+    """Prints the table |lines| and the failures, writes the table into
+    docs/|doc| unless --no-doc; the exit code: 1 on failures under --check."""
+    table = "\n".join(lines)
+    print(table)
+    for failure in failures:
+        print("FAIL " + failure)
+    if not args.no_doc:
+        write_doc(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "docs",
+                               doc), table, begin, end, heading)
+    return 1 if (args.check and failures) else 0
+
+
 def write_doc(path, section, begin=BEGIN, end=END, heading="Results"):
     """Writes |section| between the markers |begin| and |end| of |path|,
     adding them under "## |heading|" at the end when the file lacks them."""
