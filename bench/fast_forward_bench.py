@@ -61,7 +61,7 @@ def compile_glsl(glslang, source, out, defines):
 
 
 def measure(spirv_conv, module, work, model, seed):
-    """The output words and (under maximal reconvergence) the statistics."""
+    """The output words and the statistics of one simulator run."""
     size = os.path.join(work, "size.json")
     with open(size, "w") as f:
         json.dump({"u32": [], "size": 512}, f)
@@ -73,32 +73,45 @@ def measure(spirv_conv, module, work, model, seed):
         return json.load(f)["u32"], json.load(g)
 
 
-def compare(args, work, stem, original_src, hand_src, original_defines, hand_defines, failures):
-    """Instructions issued and efficiency (maximal) of the original and the
-    hand-transformed kernel; a failure when an output differs under a model."""
-    base, module = os.path.join(work, stem + ".orig.spv"), os.path.join(work, stem + ".hand.spv")
-    compile_glsl(args.glslang, original_src, base, original_defines)
-    compile_glsl(args.glslang, hand_src, module, hand_defines)
-    results = {}
+KERNELS = {}  # (source, defines) -> kernel(): an original serves every window
+
+
+def kernel(args, work, source, defines, failures):
+    """|source| compiled with |defines| and run under every model: the module,
+    its output words per model and its statistics under maximal reconvergence.
+    With --runner, lavapipe's buffer must equal the simulator's."""
+    key = (source, tuple(defines))
+    if key in KERNELS:
+        return KERNELS[key]
+    name = os.path.basename(source).split(".")[0] + "".join("_%s%s" % d for d in defines)
+    module = os.path.join(work, name + ".spv")
+    compile_glsl(args.glslang, source, module, defines)
+    words = {}
     for model, seed in MODELS:
-        expected, before = measure(args.spirv_conv, base, work, model, seed)
-        words, after = measure(args.spirv_conv, module, work, model, seed)
-        if words != expected:
-            failures.append("%s, %s seed %d: output differs" % (stem, model, seed))
-        results[model, seed] = ({"words": expected, "stats": before},
-                                {"words": words, "stats": after})
-    for spv in (base, module) if args.vk else ():
+        words[model, seed], stats = measure(args.spirv_conv, module, work, model, seed)
+        if model == "maximal":
+            maximal = stats
+    if args.vk:
         try:
-            on_device = lavapipe_words(args.vk, spv, 2)
+            if lavapipe_words(args.vk, module, 2) != words["maximal", 0]:
+                failures.append("%s: lavapipe's buffer differs from the simulator's" % name)
         except vk_job.Skip as skip:
             print("no Vulkan device, lavapipe not checked: %s" % skip)
             args.vk = None
-            break
-        if on_device != results["maximal", 0][0]["words"]:
-            failures.append("%s: lavapipe's buffer differs from the simulator's (%s)" %
-                            (stem, os.path.basename(spv)))
-    before, after = results["maximal", 0]
-    return before["stats"], after["stats"], base, module
+    KERNELS[key] = (module, words, maximal)
+    return KERNELS[key]
+
+
+def compare(args, work, original_src, hand_src, original_defines, hand_defines, failures):
+    """Statistics (maximal) and modules of the original and the hand-transformed
+    kernel; a failure for each model under which their outputs differ."""
+    base, expected, before = kernel(args, work, original_src, original_defines, failures)
+    module, words, after = kernel(args, work, hand_src, hand_defines, failures)
+    for model, seed in MODELS:
+        if words[model, seed] != expected[model, seed]:
+            failures.append("%s: output differs from the original's, %s seed %d" %
+                            (os.path.basename(module), model, seed))
+    return before, after, base, module
 
 
 def lavapipe_job(spv, groups):
@@ -128,26 +141,26 @@ def shape_a(args, work, failures):
     lines = ["| 1 in N items takes E | original: issued, efficiency | " +
              " | ".join("D = %s" % (d if d else "∞") for d in WINDOWS) + " |",
              "| --- " * (2 + len(WINDOWS)) + "|"]
-    best, largest = [], None
+    best, timed = [], None  # timed: the best window of all, for --time
     for rarity in RARITIES:
         rare = [("RARITY", "%du" % rarity)]
         row, gains = ["%d" % rarity], []
         for window in WINDOWS:
             before, after, base, module = compare(
-                args, work, "rare%d_d%s" % (rarity, window), original_src, hand_src, rare,
+                args, work, original_src, hand_src, rare,
                 rare + [("D", "%du" % (window or 1 << 30))], failures)
             if len(row) == 1:
                 row.append("%d, %.3f" % (before["issued"], before["simt_efficiency"]))
             gains.append(before["issued"] / after["issued"])
-            if largest is None or gains[-1] > largest[0]:
-                largest = (gains[-1], "1 in %d, D = %s" % (rarity, window or "∞"), base, module)
+            if timed is None or gains[-1] > timed[0]:
+                timed = (gains[-1], "1 in %d, D = %s" % (rarity, window or "∞"), base, module)
             row.append("%.2f× (%.3f)" % (gains[-1], after["simt_efficiency"]))
         best.append(max(gains))
         lines.append("| " + " | ".join(row) + " |")
     lines += ["", "Shape A, `rare_expensive.comp`. Each cell: issued(original) / "
               "issued(fast-forwarded), then the fast-forwarded kernel's SIMT efficiency. Geometric "
               "mean of the best window per row: **%.2f×**." % geomean(best)]
-    return lines, largest[1:]
+    return lines, timed[1:]
 
 
 def shape_b(args, work, failures):
@@ -155,17 +168,17 @@ def shape_b(args, work, failures):
     hand_src = os.path.join(ROOT, "bench", "fastforward", "skewed_inner_merged.comp")
     lines = ["| inner trip counts | original: issued, efficiency | merged: issued, efficiency | "
              "gain |", "| --- | --- | --- | --- |"]
-    largest = None
+    timed = None  # the skewed case, for --time
     for skewed, label in ((1, "1 item in 16: 31, else 0–3"), (0, "uniform 0–31")):
         defines = [("SKEWED", str(skewed))]
-        before, after, base, module = compare(args, work, "inner%d" % skewed, original_src,
-                                              hand_src, defines, defines, failures)
-        largest = largest or (label, base, module)
+        before, after, base, module = compare(args, work, original_src, hand_src, defines,
+                                              defines, failures)
+        timed = timed or (label, base, module)
         lines.append("| %s | %d, %.3f | %d, %.3f | %.2f× |" % (
             label, before["issued"], before["simt_efficiency"], after["issued"],
             after["simt_efficiency"], before["issued"] / after["issued"]))
     lines += ["", "Shape B, `skewed_inner.comp` against its merged form."]
-    return lines, largest
+    return lines, timed
 
 
 def geomean(values):
@@ -186,8 +199,7 @@ def main():
         args.vk = None
         if args.runner:
             args.vk = vk_job.Tools(args.runner, shutil.which(args.glslang) or args.glslang,
-                                   os.path.join(work, "vk"),
-                                   prefer="llvmpipe")
+                                   os.path.join(work, "vk"), prefer="llvmpipe")
         lines_a, best_a = shape_a(args, work, failures)
         lines_b, best_b = shape_b(args, work, failures)
         lines = lines_a + [""] + lines_b
