@@ -131,6 +131,7 @@ struct BlockStats {
   uint32_t block = 0;  // the OpLabel id
   uint64_t issued = 0;
   uint64_t active_lanes = 0;
+  uint64_t entries = 0;  // lanes active at its first instruction: invocations that entered it
 };
 
 struct Stats {

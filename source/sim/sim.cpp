@@ -49,6 +49,7 @@ Machine::Machine(const Program& p, const RunOptions& o)
   tangle_sizes.assign(lanes_per_subgroup + 1, 0);
   block_issued.assign(p.num_blocks, 0);
   block_lanes.assign(p.num_blocks, 0);
+  block_entries.assign(p.num_blocks, 0);
 }
 
 bool Machine::Fail(ExitCode code, const std::string& message) {
@@ -315,7 +316,8 @@ Expected<RunResult> Run(const Program& p, const std::vector<Buffer>& inputs,
     for (uint32_t b = 0; b < f.blocks.size(); ++b) {
       const uint64_t issued = m.block_issued[f.stats_base + b];
       if (issued)
-        st.blocks.push_back({f.name, f.blocks[b].id, issued, m.block_lanes[f.stats_base + b]});
+        st.blocks.push_back({f.name, f.blocks[b].id, issued, m.block_lanes[f.stats_base + b],
+                             m.block_entries[f.stats_base + b]});
     }
   }
   return result;

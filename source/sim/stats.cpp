@@ -29,6 +29,7 @@ std::string StatsJson(const Stats& s) {
                       {"block", b.block},
                       {"issued", b.issued},
                       {"active_lanes", b.active_lanes},
+                      {"entries", b.entries},
                       {"simt_efficiency", Efficiency(b.active_lanes, b.issued, s.subgroup_size)}});
   }
   nlohmann::json out = {{"model", s.model},

@@ -319,6 +319,11 @@ void main() { if (gl_LocalInvocationIndex < 2) o[0] = 1; }
   EXPECT_EQ(s.tangle_sizes[8], s.issued - then_issues);
   EXPECT_EQ(s.active_lanes, 2 * then_issues + 8 * (s.issued - then_issues));
   EXPECT_DOUBLE_EQ(s.SimtEfficiency(), static_cast<double>(s.active_lanes) / (8.0 * s.issued));
+  // Each block is entered by the lanes its issues have: 2 for the
+  // then-block, 8 for the others, once per invocation.
+  for (const sim::BlockStats& b : s.blocks) {
+    EXPECT_EQ(b.entries, b.active_lanes == 2 * b.issued ? 2u : 8u) << "block " << b.block;
+  }
 }
 
 TEST(SimEquivalence, SameResultsAreEquivalentAndDifferencesAreDescribed) {
