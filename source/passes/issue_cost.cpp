@@ -14,8 +14,6 @@
 namespace spirv_conv {
 namespace passes {
 
-namespace {
-
 using spvtools::opt::BasicBlock;
 using spvtools::opt::Instruction;
 
@@ -32,10 +30,8 @@ double IssuedInstructions(const BasicBlock& block) {
   return issued;
 }
 
-}  // namespace
-
-double ExpectedIssues(spvtools::opt::IRContext* context, spvtools::opt::Function* function,
-                      const UniformityInfo& uniformity) {
+std::unordered_map<const BasicBlock*, double> LoopWeights(spvtools::opt::IRContext* context,
+                                                          spvtools::opt::Function* function) {
   spvtools::opt::DominatorAnalysis* dominators = context->GetDominatorAnalysis(function);
   // The loop constructs: blocks a header dominates and its merge does not.
   std::vector<std::pair<const BasicBlock*, const BasicBlock*>> loops;  // (header, merge)
@@ -44,6 +40,23 @@ double ExpectedIssues(spvtools::opt::IRContext* context, spvtools::opt::Function
       loops.emplace_back(&block, context->cfg()->block(merge->GetSingleWordInOperand(0)));
     }
   }
+  std::unordered_map<const BasicBlock*, double> weights;
+  for (BasicBlock& block : *function) {
+    double weight = 1;
+    for (const auto& [header, merge] : loops) {
+      if (dominators->Dominates(header, &block) && !dominators->Dominates(merge, &block)) {
+        weight *= kLoopTrips;
+      }
+    }
+    weights[&block] = weight;
+  }
+  return weights;
+}
+
+double ExpectedIssues(spvtools::opt::IRContext* context, spvtools::opt::Function* function,
+                      const UniformityInfo& uniformity) {
+  spvtools::opt::DominatorAnalysis* dominators = context->GetDominatorAnalysis(function);
+  const std::unordered_map<const BasicBlock*, double> weights = LoopWeights(context, function);
   std::list<BasicBlock*> order;  // every forward edge goes down the list
   context->cfg()->ComputeStructuredOrder(function, function->entry().get(), &order);
   std::unordered_map<const BasicBlock*, double> reached;
@@ -51,13 +64,7 @@ double ExpectedIssues(spvtools::opt::IRContext* context, spvtools::opt::Function
   double cost = 0;
   for (BasicBlock* block : order) {
     const double p = std::min(1.0, reached[block]);
-    double weight = 1;
-    for (const auto& [header, merge] : loops) {
-      if (dominators->Dominates(header, block) && !dominators->Dominates(merge, block)) {
-        weight *= kLoopTrips;
-      }
-    }
-    cost += p * weight * IssuedInstructions(*block);
+    cost += p * weights.at(block) * IssuedInstructions(*block);
     // Forward successors: a branch to a block that dominates this one is a
     // back edge.
     std::set<uint32_t> successors;

@@ -30,6 +30,7 @@
 
 #include <cstdint>
 #include <map>
+#include <unordered_map>
 
 #include "source/opt/function.h"
 #include "source/opt/ir_context.h"
@@ -41,6 +42,14 @@ namespace passes {
 // Iterations assumed per loop: only the trade between code inside and
 // outside a loop depends on it.
 constexpr double kLoopTrips = 4;
+
+// The instructions of |block| the simulator counts as issued.
+double IssuedInstructions(const spvtools::opt::BasicBlock& block);
+
+// Per block of |function| (structured): kLoopTrips to the power of the loop
+// constructs it lies in.
+std::unordered_map<const spvtools::opt::BasicBlock*, double> LoopWeights(
+    spvtools::opt::IRContext* context, spvtools::opt::Function* function);
 
 // The estimate for |function| of |context| (structured: loops are known by
 // their OpLoopMerge), with branch levels from |uniformity|.

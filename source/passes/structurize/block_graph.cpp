@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "source/opt/constants.h"
+#include "source/opt/decoration_manager.h"
 #include "source/opt/type_manager.h"
 
 namespace spirv_conv {
@@ -158,6 +159,33 @@ uint32_t BlockGraph::NewBlock() {
   const uint32_t node = size() - 1;
   node_of_label_[blocks_.back()->id()] = node;
   return node;
+}
+
+std::map<uint32_t, uint32_t> BlockGraph::CopyBlocks(const std::set<uint32_t>& nodes) {
+  std::map<uint32_t, uint32_t> copy_of;
+  for (uint32_t n : nodes) copy_of[n] = NewBlock();
+  for (auto [original, copy] : copy_of) {
+    std::unordered_map<uint32_t, uint32_t> fresh;  // the block's own values
+    for (const Instruction& inst : *blocks_[original]) {
+      std::unique_ptr<Instruction> clone(inst.Clone(context_));
+      clone->ForEachInId([&](uint32_t* id) {
+        auto it = fresh.find(*id);
+        if (it != fresh.end()) *id = it->second;
+      });
+      if (inst.result_id() != 0) {
+        const uint32_t id = TakeId();
+        fresh[inst.result_id()] = id;
+        clone->SetResultId(id);
+        context_->get_decoration_mgr()->CloneDecorations(inst.result_id(), id);
+      }
+      blocks_[copy]->AddInstruction(std::move(clone));
+    }
+    ForEachLabelOperand(copy, [&](uint32_t* label) {
+      auto target = copy_of.find(Node(*label));
+      if (target != copy_of.end()) *label = blocks_[target->second]->id();
+    });
+  }
+  return copy_of;
 }
 
 Instruction* BlockGraph::Add(uint32_t node, spv::Op op, uint32_t type, uint32_t result,

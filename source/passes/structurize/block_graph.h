@@ -16,6 +16,7 @@
 #include <initializer_list>
 #include <map>
 #include <memory>
+#include <set>
 #include <tuple>
 #include <unordered_map>
 #include <utility>
@@ -96,6 +97,11 @@ class BlockGraph {
 
   // A new empty block (a label, no instructions yet).
   uint32_t NewBlock();
+  // Copies of |nodes|, each value with a fresh id (and the original's
+  // decorations); branches between copied blocks go to the copies, others to
+  // the original targets. The blocks must not use each other's values (phis
+  // and cross-block values demoted, DemoteSsa). Returns original -> copy.
+  std::map<uint32_t, uint32_t> CopyBlocks(const std::set<uint32_t>& nodes);
 
   // --- builders; "Add" appends, "Insert" goes before the terminator ---
   uint32_t TakeId();

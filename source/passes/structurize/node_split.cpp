@@ -5,11 +5,9 @@
 
 #include <functional>
 #include <map>
-#include <memory>
 #include <unordered_map>
 
 #include "analysis/convergence_classes.h"
-#include "source/opt/decoration_manager.h"
 #include "source/opt/ir_context.h"
 
 namespace spirv_conv {
@@ -132,31 +130,8 @@ bool NodeSplitter::TrySplit(const Cycle& cycle) {
 }
 
 void NodeSplitter::Split(const std::set<uint32_t>& cycle, const std::set<uint32_t>& copied) {
-  spvtools::opt::IRContext* context = graph_->context();
   const std::vector<std::vector<uint32_t>> preds = graph_->ToCfg().Predecessors();
-  std::map<uint32_t, uint32_t> copy_of;
-  for (uint32_t n : copied) copy_of[n] = graph_->NewBlock();
-  for (auto [original, copy] : copy_of) {
-    std::unordered_map<uint32_t, uint32_t> fresh;  // the block's own values
-    for (const Instruction& inst : *graph_->block(original)) {
-      std::unique_ptr<Instruction> clone(inst.Clone(context));
-      clone->ForEachInId([&](uint32_t* id) {
-        auto it = fresh.find(*id);
-        if (it != fresh.end()) *id = it->second;
-      });
-      if (inst.result_id() != 0) {
-        const uint32_t id = graph_->TakeId();
-        fresh[inst.result_id()] = id;
-        clone->SetResultId(id);
-        context->get_decoration_mgr()->CloneDecorations(inst.result_id(), id);
-      }
-      graph_->block(copy)->AddInstruction(std::move(clone));
-    }
-    graph_->ForEachLabelOperand(copy, [&](uint32_t* label) {
-      auto target = copy_of.find(graph_->Node(*label));
-      if (target != copy_of.end()) *label = graph_->label(target->second);
-    });
-  }
+  const std::map<uint32_t, uint32_t> copy_of = graph_->CopyBlocks(copied);
   for (auto [original, copy] : copy_of) {
     for (uint32_t p : preds[original]) {
       if (!cycle.count(p)) graph_->Retarget(p, original, copy);
