@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "source/opt/dominator_analysis.h"
+#include "source/opt/loop_descriptor.h"
 
 namespace spirv_conv {
 namespace passes {
@@ -30,22 +31,54 @@ double IssuedInstructions(const BasicBlock& block) {
   return issued;
 }
 
+namespace {
+
+// The loops of |function| whose trip count SPIRV-Tools' loop analysis
+// finds (one induction variable against a constant bound, in SSA form), by
+// header; at least 1, as the body of a loop entered runs its header once.
+std::unordered_map<const BasicBlock*, double> KnownTrips(spvtools::opt::IRContext* context,
+                                                         spvtools::opt::Function* function) {
+  std::unordered_map<const BasicBlock*, double> trips;
+  for (spvtools::opt::Loop& loop : *context->GetLoopDescriptor(function)) {
+    const BasicBlock* condition = loop.FindConditionBlock();
+    if (condition == nullptr) continue;
+    const Instruction* induction = loop.FindConditionVariable(condition);
+    size_t iterations = 0;
+    if (induction != nullptr &&
+        loop.FindNumberOfIterations(induction, &*condition->ctail(), &iterations)) {
+      trips[loop.GetHeaderBlock()] = std::max<double>(1, static_cast<double>(iterations));
+    }
+  }
+  return trips;
+}
+
+}  // namespace
+
 std::unordered_map<const BasicBlock*, double> LoopWeights(spvtools::opt::IRContext* context,
                                                           spvtools::opt::Function* function) {
   spvtools::opt::DominatorAnalysis* dominators = context->GetDominatorAnalysis(function);
+  const std::unordered_map<const BasicBlock*, double> known = KnownTrips(context, function);
   // The loop constructs: blocks a header dominates and its merge does not.
-  std::vector<std::pair<const BasicBlock*, const BasicBlock*>> loops;  // (header, merge)
+  struct Loop {
+    const BasicBlock* header;
+    const BasicBlock* merge;
+    double trips;
+  };
+  std::vector<Loop> loops;
   for (BasicBlock& block : *function) {
     if (const Instruction* merge = block.GetLoopMergeInst()) {
-      loops.emplace_back(&block, context->cfg()->block(merge->GetSingleWordInOperand(0)));
+      auto found = known.find(&block);
+      loops.push_back({&block, context->cfg()->block(merge->GetSingleWordInOperand(0)),
+                       found == known.end() ? kLoopTrips : found->second});
     }
   }
   std::unordered_map<const BasicBlock*, double> weights;
   for (BasicBlock& block : *function) {
     double weight = 1;
-    for (const auto& [header, merge] : loops) {
-      if (dominators->Dominates(header, &block) && !dominators->Dominates(merge, &block)) {
-        weight *= kLoopTrips;
+    for (const Loop& loop : loops) {
+      if (dominators->Dominates(loop.header, &block) &&
+          !dominators->Dominates(loop.merge, &block)) {
+        weight *= loop.trips;
       }
     }
     weights[&block] = weight;

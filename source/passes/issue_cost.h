@@ -8,7 +8,7 @@
 // A SIMT machine issues a block once per subgroup (and per iteration of the
 // loops around it) when at least one of its invocations reaches it,
 // whatever their number. The estimate is the sum over blocks of
-//   P(block reached) x kLoopTrips^(loops around it) x instructions issued,
+//   P(block reached) x trips of the loops around it x instructions issued,
 // P being propagated along the forward edges from P(entry) = 1: a
 // divergent branch (the uniformity analysis' BranchLevel) sends its
 // subgroup down every side, so each successor gets the block's P; any
@@ -39,15 +39,17 @@
 namespace spirv_conv {
 namespace passes {
 
-// Iterations assumed per loop: only the trade between code inside and
-// outside a loop depends on it.
+// Iterations assumed per loop whose trip count is not a constant the loop
+// analysis finds: only the trade between code inside and outside a loop
+// depends on it.
 constexpr double kLoopTrips = 4;
 
 // The instructions of |block| the simulator counts as issued.
 double IssuedInstructions(const spvtools::opt::BasicBlock& block);
 
-// Per block of |function| (structured): kLoopTrips to the power of the loop
-// constructs it lies in.
+// Per block of |function| (structured): the product of the trip counts of
+// the loop constructs it lies in, each its constant trip count when
+// SPIRV-Tools' loop analysis finds one, else kLoopTrips.
 std::unordered_map<const spvtools::opt::BasicBlock*, double> LoopWeights(
     spvtools::opt::IRContext* context, spvtools::opt::Function* function);
 
