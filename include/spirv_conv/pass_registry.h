@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "spirv-tools/optimizer.hpp"
+#include "spirv_conv/fast_forward_pass.h"
 #include "spirv_conv/nonuniform_passes.h"
 
 namespace spirv_conv {
@@ -30,6 +31,7 @@ enum class PassKind {
 // What any pass of the table may take.
 struct PassOptions {
   NonUniformPassOptions nonuniform;
+  FastForwardOptions fast_forward;
 };
 
 struct PassInfo {
@@ -57,9 +59,12 @@ bool RegisterPass(spvtools::Optimizer* optimizer, const std::string& name,
 // Tokens of the control-flow passes (docs/structurize.md). reconverge here
 // rewrites every function and leaves the structured control-flow rules to
 // a structurize after it; `spirv-conv opt --reconverge` (ReconvergeBinary,
-// spirv_conv/reconverge_pass.h) adds its cost policy and the structurizer.
+// spirv_conv/reconverge_pass.h) adds its cost policy and the structurizer;
+// fast-forward-loops likewise leaves unstructured loops for a structurize
+// after it (`spirv-conv opt --fast-forward-loops`: FastForwardBinary).
 spvtools::Optimizer::PassToken CreateStructurizePass();
 spvtools::Optimizer::PassToken CreateReconvergePass();
+spvtools::Optimizer::PassToken CreateFastForwardPass(const FastForwardOptions& options = {});
 
 }  // namespace spirv_conv
 

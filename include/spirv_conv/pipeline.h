@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "spirv_conv/device_profile.h"
+#include "spirv_conv/fast_forward_pass.h"
 #include "spirv_conv/guarded_optimizer.h"
 #include "spirv_conv/load.h"
 #include "spirv_conv/nonuniform_passes.h"
@@ -42,6 +43,9 @@ struct PipelineOptions {
   // IsStructuredControlFlowError).
   std::vector<std::string> passes;
   ReconvergePolicy reconverge_policy = ReconvergePolicy::kWhereItPays;
+  // "fast-forward-loops": loop fast-forwarding with these options, then the
+  // structurizer (FastForwardBinary); its decisions go to the caller's log.
+  FastForwardOptions fast_forward;
   // How the guard runs the spirv-opt flags of |passes|: strict, isolation,
   // the motion checker's options. Its |flags| are set from |passes| (leave
   // them empty); |validator| and |validate_each_pass| from the fields above.

@@ -6,6 +6,7 @@
 #include <memory>
 #include <utility>
 
+#include "spirv_conv/fast_forward_pass.h"
 #include "spirv_conv/reconverge_pass.h"
 #include "spirv_conv/structurize_pass.h"
 #include "spirv_conv/uniformity_pass.h"
@@ -30,6 +31,10 @@ std::unique_ptr<spvtools::opt::Pass> MakeReconverge(const PassOptions&) {
   return std::make_unique<ReconvergePass>();
 }
 
+std::unique_ptr<spvtools::opt::Pass> MakeFastForward(const PassOptions& options) {
+  return std::make_unique<FastForwardPass>(options.fast_forward);
+}
+
 }  // namespace
 
 const std::vector<PassInfo>& Passes() {
@@ -49,6 +54,13 @@ const std::vector<PassInfo>& Passes() {
        "expects that to lower the instructions a subgroup issues (-v counts the decisions, "
        "--report shows the estimates)",
        MakeReconverge},
+      {"fast-forward-loops", PassKind::kControlFlow,
+       "Loop fast-forwarding, then --structurize: in a loop with a divergent branch to an "
+       "expensive arm, invocations that do not need it run the next iterations' cheap path "
+       "(at most a window of them) until they do, and the arm runs once for all of them; only "
+       "in loops where its cost model expects fewer issued instructions, and without "
+       "convergent operations, atomics or Workgroup stores (--report shows each loop's decision)",
+       MakeFastForward},
       {"fix-nonuniform", PassKind::kNonUniform,
        "Decorate NonUniform every descriptor access whose index is not subgroup-uniform (and "
        "the values leading to it); add the capabilities and extension",
@@ -95,6 +107,12 @@ spvtools::Optimizer::PassToken CreateStructurizePass() {
 
 spvtools::Optimizer::PassToken CreateReconvergePass() {
   return spvtools::Optimizer::PassToken(MakeReconverge({}));
+}
+
+spvtools::Optimizer::PassToken CreateFastForwardPass(const FastForwardOptions& options) {
+  PassOptions pass_options;
+  pass_options.fast_forward = options;
+  return spvtools::Optimizer::PassToken(MakeFastForward(pass_options));
 }
 
 std::unique_ptr<NonUniformPass> CreateNonUniformPass(const std::string& name,

@@ -19,7 +19,8 @@ namespace {
 
 // One step of PipelineOptions::passes: a run of spirv-opt flags under the
 // motion guard, one of our NonUniform passes, or a control-flow pass
-// (structurize, reconverge), which works on the emitted binary.
+// (structurize, reconverge, fast-forward-loops), which works on the emitted
+// binary.
 struct Step {
   std::vector<std::string> flags;
   std::unique_ptr<NonUniformPass> pass;
@@ -141,10 +142,15 @@ Expected<std::vector<uint32_t>> RunPipeline(const SpirvBinary& input,
     if (!step.control_flow.empty()) {
       if (context != nullptr) binary.words = EmitBinary(*context), context = nullptr;
       ReconvergeStats reconverge;
+      FastForwardOptions fast_forward = options.fast_forward;
+      fast_forward.log = log;
       Expected<SpirvBinary> rebuilt =
           step.control_flow == "reconverge"
               ? ReconvergeBinary(binary, options.validator, options.skip_input_validation,
                                  &reconverge, nullptr, options.reconverge_policy)
+          : step.control_flow == "fast-forward-loops"
+              ? FastForwardBinary(binary, options.validator, options.skip_input_validation,
+                                  fast_forward)
               : StructurizeBinary(binary, options.validator, options.skip_input_validation);
       if (!rebuilt) return rebuilt.error();
       binary = std::move(*rebuilt);

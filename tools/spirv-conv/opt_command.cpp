@@ -8,6 +8,7 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <sstream>
 
 #include "commands.h"
@@ -74,6 +75,10 @@ Command AddOptCommand(CLI::App& app) {
     bool structurize = false;
     bool reconverge = false;
     bool reconverge_everywhere = false;
+    bool fast_forward = false;
+    bool fast_forward_everywhere = false;
+    uint32_t fast_forward_window = 0;
+    std::string fast_forward_profile;
   };
   auto flags = std::make_shared<Flags>();
   CLI::App* command = app.add_subcommand(
@@ -106,6 +111,27 @@ Command AddOptCommand(CLI::App& app) {
       ->add_flag("--reconverge-everywhere", flags->reconverge_everywhere,
                  "With --reconverge: apply it to every function, also where the estimate says "
                  "it issues more (to measure the transform itself)")
+      ->group(kControlFlow);
+  command
+      ->add_flag("--fast-forward-loops", flags->fast_forward,
+                 FindPass("fast-forward-loops")->summary)
+      ->group(kControlFlow);
+  command
+      ->add_flag("--fast-forward-loops-everywhere", flags->fast_forward_everywhere,
+                 "With --fast-forward-loops: every loop that meets the preconditions, also where "
+                 "the estimate expects no gain (to measure the transform itself)")
+      ->group(kControlFlow);
+  command
+      ->add_option("--fast-forward-window", flags->fast_forward_window,
+                   "With --fast-forward-loops: the window D (iterations an invocation may run "
+                   "ahead), instead of the cost model's choice among 1, 2, 4, 8 and 16")
+      ->check(CLI::Range(1u, 1u << 20))
+      ->group(kControlFlow);
+  command
+      ->add_option("--fast-forward-profile", flags->fast_forward_profile,
+                   "With --fast-forward-loops: the statistics of a run of this module "
+                   "(`spirv-conv run --stats json -o FILE`), to measure how often each loop takes "
+                   "its expensive arm instead of assuming it is rare")
       ->group(kControlFlow);
 
   // spirv-opt's passes under the motion guard (docs/motion.md). They run
@@ -197,6 +223,24 @@ Command AddOptCommand(CLI::App& app) {
       }
       pipeline.reconverge_policy = ReconvergePolicy::kEverywhere;
     }
+    if ((flags->fast_forward_everywhere || flags->fast_forward_window != 0 ||
+         !flags->fast_forward_profile.empty()) &&
+        !flags->fast_forward) {
+      return Report(Error{ExitCode::kBadInput,
+                          "--fast-forward-loops-everywhere, --fast-forward-window and "
+                          "--fast-forward-profile need --fast-forward-loops"});
+    }
+    std::optional<BlockProfile> profile;
+    if (!flags->fast_forward_profile.empty()) {
+      Expected<BlockProfile> loaded = LoadBlockProfile(flags->fast_forward_profile);
+      if (!loaded) return Report(loaded.error());
+      profile = std::move(*loaded);
+    }
+    if (flags->fast_forward_everywhere) {
+      pipeline.fast_forward.policy = FastForwardPolicy::kEverywhere;
+    }
+    pipeline.fast_forward.window = flags->fast_forward_window;
+    pipeline.fast_forward.profile = profile ? &*profile : nullptr;
     pipeline.nonuniform.uniformity.assume_no_concurrent_writes = flags->no_concurrent_writes;
     if (flags->lower_nonuniform) {
       Expected<DeviceProfile> device = LoadDeviceProfile(flags->device);
@@ -208,7 +252,8 @@ Command AddOptCommand(CLI::App& app) {
     if (flags->report == "-" && flags->output == "-") {
       return Report(Error{ExitCode::kBadInput, "--report - and -o - would both write to stdout"});
     }
-    // --reconverge (which structurizes too) or --structurize first of all,
+    // --fast-forward-loops, then --reconverge (both structurize too) or
+    // --structurize first of all,
     // then -O, then --passes in its order (spirv-opt flags expanded to
     // single passes; ours by registry name), then the NonUniform flags'
     // passes.
@@ -216,9 +261,12 @@ Command AddOptCommand(CLI::App& app) {
     if (flags->optimize) entries.insert(entries.begin(), "-O");
     if (flags->reconverge) {
       entries.insert(entries.begin(), "--reconverge");
-    } else if (flags->structurize) {
+    } else if (flags->structurize && !flags->fast_forward) {
       entries.insert(entries.begin(), "--structurize");
     }
+    // Fast-forwarding before predicated reconvergence: it needs the loops as
+    // the source wrote them (and structurizes its own output).
+    if (flags->fast_forward) entries.insert(entries.begin(), "--fast-forward-loops");
     bool any_optimizer_pass = false;
     for (const std::string& entry : entries) {
       const PassInfo* ours = entry.rfind("--", 0) == 0 ? FindPass(entry.substr(2)) : nullptr;
