@@ -19,14 +19,31 @@ buffers must equal the simulator's; with --time as well, the wall time of a
 large dispatch (32768 workgroups, best of 3) is reported for the best variant
 of each shape.
 
---check exits 1 when an output differs. Without --no-doc the table goes into
-docs/fast-forward.md.
+The pass section runs the pass itself, `spirv-conv opt --fast-forward-loops`
+(the cost model's choice, with --report for its decisions and window) and
+with --fast-forward-loops-everywhere, on every kernel of shaders/fastforward:
+the shape-A kernels rare_expensive, raymarch, particles and worklist for
+several rarities, and skewed_inner (shape B, which the pass does not
+implement: its decision shows that it leaves it alone). Each is measured
+against the original and against `opt --structurize` alone (the pipeline the
+pass ends in, which also promotes glslang's variables to SSA values), so the
+part of the gain due to fast-forwarding shows. The pass's output must equal
+the original's under every model above (and on lavapipe with --runner), and
+the cost model's choice must never issue more instructions than the
+original. With --time and --runner, the wall time of the large
+dispatch is reported for the kernel where the cost model's choice gains most,
+original against the pass's output.
+
+--check exits 1 when an output differs or the cost model's choice issues
+more. Without --no-doc the tables go into docs/fast-forward.md, the hand
+transform's and the pass's each between their own markers.
 """
 
 import argparse
 import json
 import math
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -42,6 +59,8 @@ import vk_job  # noqa: E402  (test/vulkan/vk_job.py: vk_runner jobs)
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BEGIN = "<!-- BEGIN FAST-FORWARD RESULTS (bench/fast_forward_bench.py) -->"
 END = "<!-- END FAST-FORWARD RESULTS -->"
+PASS_BEGIN = "<!-- BEGIN FAST-FORWARD PASS RESULTS (bench/fast_forward_bench.py) -->"
+PASS_END = "<!-- END FAST-FORWARD PASS RESULTS -->"
 RARITIES = (4, 8, 32)
 WINDOWS = (2, 4, 8, 16, None)  # None: no window, wait for every lane
 MODELS = (("maximal", 0), ("ipdom", 0), ("adversarial", 1), ("adversarial", 2),
@@ -73,19 +92,27 @@ def measure(spirv_conv, module, work, model, seed):
         return json.load(f)["u32"], json.load(g)
 
 
-KERNELS = {}  # (source, defines) -> kernel(): an original serves every window
+KERNELS = {}  # (source, defines, transform) -> kernel(): an original serves every window
 
 
-def kernel(args, work, source, defines, failures):
+def kernel(args, work, source, defines, failures, transform=None):
     """|source| compiled with |defines| and run under every model: the module,
     its output words per model and its statistics under maximal reconvergence.
-    With --runner, lavapipe's buffer must equal the simulator's."""
-    key = (source, tuple(defines))
+    |transform|, when given, is (tag, make): the module run is then the one
+    make(compiled module, output path) writes. With --runner, lavapipe's
+    buffer must equal the simulator's."""
+    key = (source, tuple(defines), transform and transform[0])
     if key in KERNELS:
         return KERNELS[key]
     name = os.path.basename(source).split(".")[0] + "".join("_%s%s" % d for d in defines)
-    module = os.path.join(work, name + ".spv")
-    compile_glsl(args.glslang, source, module, defines)
+    if transform:
+        original = kernel(args, work, source, defines, failures)[0]
+        name += "_" + transform[0]
+        module = os.path.join(work, name + ".spv")
+        transform[1](original, module)
+    else:
+        module = os.path.join(work, name + ".spv")
+        compile_glsl(args.glslang, source, module, defines)
     words = {}
     for model, seed in MODELS:
         words[model, seed], stats = measure(args.spirv_conv, module, work, model, seed)
@@ -102,11 +129,13 @@ def kernel(args, work, source, defines, failures):
     return KERNELS[key]
 
 
-def compare(args, work, original_src, hand_src, original_defines, hand_defines, failures):
+def compare(args, work, original_src, hand_src, original_defines, hand_defines, failures,
+            transform=None):
     """Statistics (maximal) and modules of the original and the hand-transformed
-    kernel; a failure for each model under which their outputs differ."""
+    kernel (or |hand_src| transformed by |transform|, as kernel() takes it); a
+    failure for each model under which their outputs differ."""
     base, expected, before = kernel(args, work, original_src, original_defines, failures)
-    module, words, after = kernel(args, work, hand_src, hand_defines, failures)
+    module, words, after = kernel(args, work, hand_src, hand_defines, failures, transform)
     for model, seed in MODELS:
         if words[model, seed] != expected[model, seed]:
             failures.append("%s: output differs from the original's, %s seed %d" %
@@ -181,6 +210,113 @@ def shape_b(args, work, failures):
     return lines, timed
 
 
+# The pass's kernels: (name, the define varied, its values, how a row names
+# them). Shape A for several rarities; skewed_inner is shape B.
+PASS_KERNELS = [(name, "RARITY", ["%du" % r for r in (4, 8, 16, 32)], "1 in %s")
+                for name in ("rare_expensive", "raymarch", "particles", "worklist")] + [
+                    ("skewed_inner", "SKEWED", ["1", "0"], "SKEWED = %s")]
+# What the pass's output is measured against besides the original: the
+# pipeline the pass ends in (--structurize, which also promotes glslang's
+# variables to SSA values) without fast-forwarding.
+STRUCTURIZE = ("structurize", ("--structurize",))
+PASS_RUNS = (("cost model", ("--fast-forward-loops",)),
+             ("everywhere", ("--fast-forward-loops", "--fast-forward-loops-everywhere")))
+
+
+def opt(spirv_conv, flags):
+    """kernel()'s transform: `spirv-conv opt |flags|`, its report beside the
+    output (OUT.report.json)."""
+    def make(original, out):
+        sh(spirv_conv, "opt", original, *flags, "--report", out + ".report.json", "-o", out)
+    return make
+
+
+def transformed(args, work, source, defines, failures, run_name, flags):
+    """compare() of the original with its `opt |flags|` form."""
+    return compare(args, work, source, source, defines, defines, failures,
+                   (run_name.replace(" ", "_"), opt(args.spirv_conv, flags)))
+
+
+def decision(module):
+    """What the report of the pass that wrote |module| says: the windows of the
+    loops it fast-forwarded, else why it declined them."""
+    with open(module + ".report.json") as f:
+        changes = [c for m in json.load(f)["modules"] for c in m["changes"]
+                   if c["pass"] == "fast-forward-loops"]
+    windows, declined = [], []
+    for change in changes:
+        detail = re.sub(r"^function '[^']*': ", "", change["detail"])
+        if change["action"] == "fast-forward":
+            windows.append(re.search(r"with window (\d+)", detail).group(1))
+        elif detail not in declined:
+            declined.append(detail)
+    if windows:
+        return "fast-forwarded, D = " + ", ".join(windows)
+    return "declined: " + "; ".join(declined)
+
+
+def pass_section(args, work, failures):
+    """The pass on every kernel: the table's lines and, for --time, the case
+    where the cost model's choice gains most (label, original, pass output)."""
+    lines = ["| kernel, case | original: issued, efficiency | `--structurize` only: issued | "
+             "`--fast-forward-loops`: decision | issued, efficiency | gain | "
+             "`…-everywhere`: decision | issued, efficiency | gain |", "| --- " * 9 + "|"]
+    gains = {run_name: ([], []) for run_name, _ in PASS_RUNS}  # over original, over structurize
+    timed = None
+    for name, define, values, label in PASS_KERNELS:
+        source = os.path.join(ROOT, "shaders", "fastforward", name + ".comp")
+        for value in values:
+            defines = [(define, value)]
+            case = "%s, %s" % (name, label % value.rstrip("u"))
+            before, structurized = transformed(args, work, source, defines, failures,
+                                               *STRUCTURIZE)[:2]
+            row = [case, "%d, %.3f" % (before["issued"], before["simt_efficiency"]),
+                   "%d" % structurized["issued"]]
+            decided = None
+            for run_name, flags in PASS_RUNS:
+                _, after, base, module = transformed(args, work, source, defines, failures,
+                                                     run_name, flags)
+                gain = (before["issued"] / after["issued"],
+                        structurized["issued"] / after["issued"])
+                if name != "skewed_inner":
+                    for values_of, g in zip(gains[run_name], gain):
+                        values_of.append(g)
+                text = decision(module)
+                row += [text if text != decided else "as the cost model's",
+                        "%d, %.3f" % (after["issued"], after["simt_efficiency"]),
+                        "%.2f× (%.2f×)" % gain]
+                decided = decided or text
+                if run_name == "cost model":
+                    if after["issued"] > before["issued"]:
+                        failures.append("%s: --fast-forward-loops issues %d instructions, the "
+                                        "original %d" % (case, after["issued"], before["issued"]))
+                    if timed is None or gain[0] > timed[0]:
+                        timed = (gain[0], case, base, module)
+            lines.append("| " + " | ".join(row) + " |")
+    lines += ["", "The pass, `spirv-conv opt --fast-forward-loops` (the cost model chooses whether "
+              "and with which window D; the decision is `--report`'s) and with "
+              "`--fast-forward-loops-everywhere`, on the kernels of `shaders/fastforward`; 1 in N "
+              "iterations takes the expensive arm. Gain: issued(original) / issued(pass output), "
+              "in parentheses issued(`--structurize` only) / issued(pass output), the part due to "
+              "fast-forwarding (the pass ends in `--structurize`, which also turns glslang's "
+              "variables into SSA values). Geometric mean over the shape-A rows: **%.2f× "
+              "(%.2f×)** with the cost model, **%.2f× (%.2f×)** everywhere. `skewed_inner` is "
+              "shape B, which the pass does not implement." % (
+                  geomean(gains["cost model"][0]), geomean(gains["cost model"][1]),
+                  geomean(gains["everywhere"][0]), geomean(gains["everywhere"][1]))]
+    return lines, timed[1:]
+
+
+def time_table(vk, cases):
+    """The lavapipe wall-time table of |cases|, each (label, original, transformed)."""
+    lines = ["| lavapipe, 32768 workgroups of 64 | original | transformed |", "| --- | --- | --- |"]
+    for label, base, module in cases:
+        lines.append("| %s | %.3f s | %.3f s |" % (label, lavapipe_seconds(vk, base),
+                                                 lavapipe_seconds(vk, module)))
+    return lines + ["", "Wall time of vk_runner (device set-up included), best of 3; lavapipe's "
+                    "buffers equal the simulator's for every kernel above."]
+
+
 def geomean(values):
     return math.exp(sum(math.log(v) for v in values) / len(values))
 
@@ -202,20 +338,19 @@ def main():
                                    os.path.join(work, "vk"), prefer="llvmpipe")
         lines_a, best_a = shape_a(args, work, failures)
         lines_b, best_b = shape_b(args, work, failures)
+        lines_pass, best_pass = pass_section(args, work, failures)
         lines = lines_a + [""] + lines_b
         if args.vk and args.time:
-            lines += ["", "| lavapipe, 32768 workgroups of 64 | original | transformed |",
-                      "| --- | --- | --- |"]
-            for label, base, module in (("shape A, " + best_a[0],) + best_a[1:],
-                                        ("shape B, " + best_b[0],) + best_b[1:]):
-                lines.append("| %s | %.3f s | %.3f s |" % (label, lavapipe_seconds(args.vk, base),
-                                                         lavapipe_seconds(args.vk, module)))
-            lines += ["", "Wall time of vk_runner (device set-up included), best of 3; lavapipe's "
-                      "buffers equal the simulator's for every kernel above."]
-    lines += ["", "Maximal reconvergence, subgroup size 32, 2 workgroups of 64. Every transformed "
+            lines += [""] + time_table(args.vk, (("shape A, " + best_a[0],) + best_a[1:],
+                                                 ("shape B, " + best_b[0],) + best_b[1:]))
+            lines_pass += [""] + time_table(
+                args.vk, (("`--fast-forward-loops`, " + best_pass[0],) + best_pass[1:],))
+    footer = ["", "Maximal reconvergence, subgroup size 32, 2 workgroups of 64. Every transformed "
               "kernel's output equals the original's under maximal, ipdom and adversarial "
               "(seeds 1-3) reconvergence."]
-    return run.finish(args, lines, failures, "fast-forward.md", BEGIN, END, "The transform measured by hand")
+    return run.finish(args, lines + footer, failures, "fast-forward.md", BEGIN, END,
+                      "The transform measured by hand",
+                      [(lines_pass + footer, PASS_BEGIN, PASS_END, "The pass measured")])
 
 
 if __name__ == "__main__":

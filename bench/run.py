@@ -301,16 +301,20 @@ def render(results, facts, bench_context, command, args):
     return "\n".join(lines)
 
 
-def finish(args, lines, failures, doc, begin, end, heading):
+def finish(args, lines, failures, doc, begin, end, heading, more=()):
     """Prints the table |lines| and the failures, writes the table into
-    docs/|doc| unless --no-doc; the exit code: 1 on failures under --check."""
-    table = "\n".join(lines)
-    print(table)
+    docs/|doc| unless --no-doc; the exit code: 1 on failures under --check.
+    |more|: further sections of the same doc, each (lines, begin, end,
+    heading), printed and written the same way after the first."""
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "docs", doc)
+    for i, (section_lines, section_begin, section_end, section_heading) in enumerate(
+            ((lines, begin, end, heading),) + tuple(more)):
+        table = "\n".join(section_lines)
+        print(("\n" if i else "") + table)
+        if not args.no_doc:
+            write_doc(path, table, section_begin, section_end, section_heading)
     for failure in failures:
         print("FAIL " + failure)
-    if not args.no_doc:
-        write_doc(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "docs",
-                               doc), table, begin, end, heading)
     return 1 if (args.check and failures) else 0
 
 
