@@ -20,21 +20,22 @@ large dispatch (32768 workgroups, best of 3) is reported for the best variant
 of each shape.
 
 The pass section runs the pass itself, `spirv-conv opt --fast-forward-loops`
-(the cost model's choice, with --report for its decisions and window) and
-with --fast-forward-loops-everywhere, on every kernel of shaders/fastforward:
-the shape-A kernels rare_expensive, raymarch, particles and worklist for
-several rarities, and skewed_inner (shape B, which the pass does not
-implement: its decision shows that it leaves it alone). Each is measured
-against the original and against `opt --structurize` alone (the pipeline the
-pass ends in, which also promotes glslang's variables to SSA values), so the
-part of the gain due to fast-forwarding shows. The pass's output must equal
-the original's under every model above (and on lavapipe with --runner), and
-the cost model's choice must never issue more instructions than the
-original. With --time and --runner, the wall time of the large
-dispatch is reported for the kernel where the cost model's choice gains most,
-original against the pass's output.
+(the cost model's choice from static estimates; with --fast-forward-profile
+and the statistics of a run of the original; and with
+--fast-forward-loops-everywhere; --report gives the decisions), on every
+kernel of shaders/fastforward: the shape-A kernels rare_expensive, raymarch,
+particles and worklist for several rarities, and skewed_inner (shape B) with
+skewed and even trip counts. Each is measured against the original and
+against `opt --structurize` alone (the pipeline the pass ends in, which also
+promotes glslang's variables to SSA values), so the part of the gain due to
+the transform shows. The pass's output must equal the original's under every
+model above (and on lavapipe with --runner), and the cost model's choices,
+with and without the profile, must never issue more instructions than the
+original. With --time and --runner, the wall time of the large dispatch is
+reported for the case where a choice of the cost model gains most, original
+against the pass's output.
 
---check exits 1 when an output differs or the cost model's choice issues
+--check exits 1 when an output differs or a choice of the cost model issues
 more. Without --no-doc the tables go into docs/fast-forward.md, the hand
 transform's and the pass's each between their own markers.
 """
@@ -219,15 +220,26 @@ PASS_KERNELS = [(name, "RARITY", ["%du" % r for r in (4, 8, 16, 32)], "1 in %s")
 # pipeline the pass ends in (--structurize, which also promotes glslang's
 # variables to SSA values) without fast-forwarding.
 STRUCTURIZE = ("structurize", ("--structurize",))
+PROFILE = object()  # in a run's flags: the statistics of a run of the original
 PASS_RUNS = (("cost model", ("--fast-forward-loops",)),
+             ("profile", ("--fast-forward-loops", "--fast-forward-profile", PROFILE)),
              ("everywhere", ("--fast-forward-loops", "--fast-forward-loops-everywhere")))
+# The runs that must never issue more than the original.
+CHOOSING_RUNS = ("cost model", "profile")
 
 
 def opt(spirv_conv, flags):
     """kernel()'s transform: `spirv-conv opt |flags|`, its report beside the
-    output (OUT.report.json)."""
+    output (OUT.report.json); PROFILE in |flags| becomes the statistics of a
+    maximal-reconvergence run of the original (OUT.profile.json), as measure()
+    runs it."""
     def make(original, out):
-        sh(spirv_conv, "opt", original, *flags, "--report", out + ".report.json", "-o", out)
+        if PROFILE in flags:
+            profile = out + ".profile.json"
+            measure(spirv_conv, original, os.path.dirname(out), "maximal", 0)
+            shutil.copyfile(original + ".stats.json", profile)
+        resolved = [profile if flag is PROFILE else flag for flag in flags]
+        sh(spirv_conv, "opt", original, *resolved, "--report", out + ".report.json", "-o", out)
     return make
 
 
@@ -238,29 +250,36 @@ def transformed(args, work, source, defines, failures, run_name, flags):
 
 
 def decision(module):
-    """What the report of the pass that wrote |module| says: the windows of the
-    loops it fast-forwarded, else why it declined them."""
+    """What the report of the pass that wrote |module| says, briefly: the loops
+    it changed (the window of each fast-forwarded one), else why it declined
+    the outermost loop."""
     with open(module + ".report.json") as f:
         changes = [c for m in json.load(f)["modules"] for c in m["changes"]
                    if c["pass"] == "fast-forward-loops"]
-    windows, declined = [], []
+    applied = []
     for change in changes:
-        detail = re.sub(r"^function '[^']*': ", "", change["detail"])
         if change["action"] == "fast-forward":
-            windows.append(re.search(r"with window (\d+)", detail).group(1))
-        elif detail not in declined:
-            declined.append(detail)
-    if windows:
-        return "fast-forwarded, D = " + ", ".join(windows)
-    return "declined: " + "; ".join(declined)
+            applied.append("fast-forwarded, D = " +
+                           re.search(r"with window (\d+)", change["detail"]).group(1))
+        elif change["action"] == "merge-inner-loop":
+            applied.append("inner loop merged")
+    if applied or not changes:
+        return "; ".join(applied) or "no loop"
+    detail = re.sub(r"^function '[^']*': ", "", changes[-1]["detail"])
+    if detail.endswith("; no gain expected"):
+        return "declined: no gain expected"
+    if "a profile measures" in detail:
+        return "declined: needs a profile"
+    return "declined: " + detail
 
 
 def pass_section(args, work, failures):
     """The pass on every kernel: the table's lines and, for --time, the case
     where the cost model's choice gains most (label, original, pass output)."""
-    lines = ["| kernel, case | original: issued, efficiency | `--structurize` only: issued | "
-             "`--fast-forward-loops`: decision | issued, efficiency | gain | "
-             "`…-everywhere`: decision | issued, efficiency | gain |", "| --- " * 9 + "|"]
+    lines = ["| kernel, case | original: issued, efficiency | `--structurize` only: issued | " +
+             " | ".join("%s: decision | issued, efficiency, gain" % run_name
+                        for run_name, _ in PASS_RUNS) + " |",
+             "| --- " * (3 + 2 * len(PASS_RUNS)) + "|"]
     gains = {run_name: ([], []) for run_name, _ in PASS_RUNS}  # over original, over structurize
     timed = None
     for name, define, values, label in PASS_KERNELS:
@@ -272,38 +291,35 @@ def pass_section(args, work, failures):
                                                *STRUCTURIZE)[:2]
             row = [case, "%d, %.3f" % (before["issued"], before["simt_efficiency"]),
                    "%d" % structurized["issued"]]
-            decided = None
             for run_name, flags in PASS_RUNS:
                 _, after, base, module = transformed(args, work, source, defines, failures,
                                                      run_name, flags)
                 gain = (before["issued"] / after["issued"],
                         structurized["issued"] / after["issued"])
-                if name != "skewed_inner":
-                    for values_of, g in zip(gains[run_name], gain):
-                        values_of.append(g)
-                text = decision(module)
-                row += [text if text != decided else "as the cost model's",
-                        "%d, %.3f" % (after["issued"], after["simt_efficiency"]),
-                        "%.2f× (%.2f×)" % gain]
-                decided = decided or text
-                if run_name == "cost model":
+                for values_of, g in zip(gains[run_name], gain):
+                    values_of.append(g)
+                row += [decision(module), "%d, %.3f, %.2f× (%.2f×)" % (
+                    after["issued"], after["simt_efficiency"], gain[0], gain[1])]
+                if run_name in CHOOSING_RUNS:
                     if after["issued"] > before["issued"]:
-                        failures.append("%s: --fast-forward-loops issues %d instructions, the "
-                                        "original %d" % (case, after["issued"], before["issued"]))
+                        failures.append("%s: %s issues %d instructions, the original %d" % (
+                            case, run_name, after["issued"], before["issued"]))
                     if timed is None or gain[0] > timed[0]:
-                        timed = (gain[0], case, base, module)
+                        timed = (gain[0], case + ", " + run_name, base, module)
             lines.append("| " + " | ".join(row) + " |")
-    lines += ["", "The pass, `spirv-conv opt --fast-forward-loops` (the cost model chooses whether "
-              "and with which window D; the decision is `--report`'s) and with "
-              "`--fast-forward-loops-everywhere`, on the kernels of `shaders/fastforward`; 1 in N "
-              "iterations takes the expensive arm. Gain: issued(original) / issued(pass output), "
-              "in parentheses issued(`--structurize` only) / issued(pass output), the part due to "
-              "fast-forwarding (the pass ends in `--structurize`, which also turns glslang's "
-              "variables into SSA values). Geometric mean over the shape-A rows: **%.2f× "
-              "(%.2f×)** with the cost model, **%.2f× (%.2f×)** everywhere. `skewed_inner` is "
-              "shape B, which the pass does not implement." % (
-                  geomean(gains["cost model"][0]), geomean(gains["cost model"][1]),
-                  geomean(gains["everywhere"][0]), geomean(gains["everywhere"][1]))]
+    lines += ["", "The pass on the kernels of `shaders/fastforward`: `spirv-conv opt "
+              "--fast-forward-loops` (the cost model chooses the loops and the window D from "
+              "static estimates), with `--fast-forward-profile` (a `run --stats json` of the "
+              "original measures the expensive arm's rarity and the inner loops' trips), and with "
+              "`--fast-forward-loops-everywhere`. The decision is `--report`'s. 1 in N iterations "
+              "takes the expensive arm (shape A); `skewed_inner` is shape B. Gain: "
+              "issued(original) / issued(pass output), in parentheses issued(`--structurize` "
+              "only) / issued(pass output), the part due to the transform (the pass ends in "
+              "`--structurize`, which also turns glslang's variables into SSA values). Geometric "
+              "means over all rows: " + ", ".join(
+                  "%s **%.2f× (%.2f×)**" % (run_name, geomean(gains[run_name][0]),
+                                            geomean(gains[run_name][1]))
+                  for run_name, _ in PASS_RUNS) + "."]
     return lines, timed[1:]
 
 

@@ -12,7 +12,19 @@
 // inner loop's merge is the confluence node where E and the rest of its
 // iteration run once for every invocation that parked there. Each
 // invocation executes the same operations in the same order as before, so
-// the output is the same under every reconvergence model; only which
+// the output is the same under every reconvergence model (shape A).
+//
+// A loop whose body runs an inner loop with a divergent exit,
+//
+//   loop { P; loop { B }; Q }
+//
+// becomes one loop whose header sends an invocation into B while its inner
+// loop runs and into Q and the next P otherwise (shape B): invocations whose
+// inner loop ended go on to the next outer iteration instead of waiting for
+// the longest one. It pays only when inner trip counts are skewed, which the
+// static estimate cannot see: the cost model applies it only with a profile.
+//
+// In both shapes only which
 // invocations execute together changes, which is why loops with convergent
 // or co-convergent operations, atomics, Workgroup stores or memory barriers
 // (also in the functions they call) are declined, and loops that return or
@@ -52,6 +64,9 @@ enum class FastForwardPolicy {
 struct BlockProfile {
   // OpLabel id -> invocations that entered the block, summed over the run.
   std::map<uint32_t, double> entries;
+  // OpLabel id -> times a tangle entered it (its first instruction's
+  // issues); absent in statistics written before "visits" existed.
+  std::map<uint32_t, double> visits;
 };
 
 // Reads the statistics JSON `spirv-conv run --stats json -o FILE` writes (the
@@ -63,10 +78,12 @@ struct FastForwardOptions {
   // The window D; 0: the cost model's choice among kFastForwardWindows.
   uint32_t window = 0;
   // When set, the probability that an invocation takes the expensive arm is
-  // measured from it instead of assumed.
+  // measured from it instead of assumed, and inner loops' trip counts are
+  // measured for shape B.
   const BlockProfile* profile = nullptr;
   // Where the pass records one change per loop it considered (action
-  // "fast-forward" or "decline", the reason in the detail); may be null.
+  // "fast-forward", "merge-inner-loop" or "decline", the reason in the
+  // detail); may be null.
   ChangeLog* log = nullptr;
 };
 
@@ -74,8 +91,9 @@ struct FastForwardOptions {
 inline constexpr uint32_t kFastForwardWindows[] = {1, 2, 4, 8, 16};
 
 struct FastForwardStats {
-  uint32_t loops = 0;    // loops with a divergent branch considered
-  uint32_t applied = 0;  // loops fast-forwarded
+  uint32_t loops = 0;    // loops considered
+  uint32_t applied = 0;  // loops fast-forwarded (shape A)
+  uint32_t merged = 0;   // inner loops merged into their outer loop (shape B)
 };
 
 class FastForwardPass : public spvtools::opt::Pass {

@@ -132,6 +132,7 @@ struct BlockStats {
   uint64_t issued = 0;
   uint64_t active_lanes = 0;
   uint64_t entries = 0;  // lanes active at its first instruction: invocations that entered it
+  uint64_t visits = 0;   // issues of its first instruction: tangles that entered it
 };
 
 struct Stats {

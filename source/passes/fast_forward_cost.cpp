@@ -4,6 +4,7 @@
 #include "passes/fast_forward_cost.h"
 
 #include <algorithm>
+#include <cmath>
 #include <random>
 #include <set>
 #include <unordered_map>
@@ -102,6 +103,16 @@ FastForwardEstimate EstimateFastForward(const LoopPartCosts& costs, double proba
   }
   estimate.before /= kSamples;
   estimate.after /= kSamples;
+  return estimate;
+}
+
+FastForwardEstimate EstimateMerge(double inner_trip, double rest, const MergeProfile& profile) {
+  const double t = profile.outer_trips, l = profile.subgroup_trips;
+  const double mu = std::min(profile.invocation_trips, l);
+  FastForwardEstimate estimate;
+  estimate.before = t * (l * inner_trip + rest);
+  const double iterations = std::min(t * l, t * mu + (l - mu) * std::sqrt(t));
+  estimate.after = iterations * (inner_trip + kMergeOverhead) + std::min(iterations, t * mu) * rest;
   return estimate;
 }
 

@@ -51,6 +51,29 @@ struct FastForwardEstimate {
 FastForwardEstimate EstimateFastForward(const LoopPartCosts& costs, double probability,
                                         uint32_t window, uint32_t width = 32);
 
+// Shape B, merging an inner loop into its outer loop, priced from a
+// profile: per run of the outer loop (one subgroup), its trips, and per
+// outer trip the inner loop's trips in lock step (the longest invocation's,
+// header visits) and on average per invocation.
+struct MergeProfile {
+  double outer_trips = 0;       // T
+  double subgroup_trips = 0;    // L
+  double invocation_trips = 0;  // mu
+};
+
+// What the merged loop adds per iteration: the dispatch block's load,
+// compare and branch, and the store of the state on the back edge.
+constexpr double kMergeOverhead = 4;
+
+// Before: T (L c_inner + c_rest). After, the merged loop runs as often as
+// its longest invocation: on average T mu, plus the lock-step excess L - mu
+// of one outer trip grown as the square root of T (sums of independent trips
+// spread by sqrt(T), not T), never more than the T L trips it had; each of
+// those iterations issues an inner trip and the dispatch. The rest of the
+// outer iteration issues while invocations still take outer steps, which a
+// typical invocation does over its T mu iterations.
+FastForwardEstimate EstimateMerge(double inner_trip, double rest, const MergeProfile& profile);
+
 // Issued instructions of |block| as the simulator counts them (issue_cost.h)
 // plus, for each call, its callee's instructions (loops in it counted
 // kLoopTrips times, calls in it recursively; a recursive cycle counts once).

@@ -1,8 +1,8 @@
 // Copyright (c) 2026 The spirv-conv authors
 // SPDX-License-Identifier: Apache-2.0
 //
-// fast-forward-loops (include/spirv_conv/fast_forward_pass.h), shape A of
-// docs/fast-forward.md. In a loop with header H and merge M, a divergent
+// fast-forward-loops (include/spirv_conv/fast_forward_pass.h), shapes A and
+// B of docs/fast-forward.md. Shape A: in a loop with header H and merge M, a divergent
 // branch S directly in its body (no nested loop around it) whose arm E only
 // leaves to the branch's merge J:
 //
@@ -23,6 +23,14 @@
 // the copies' exits go to M directly. Per invocation, the operations and
 // their order are the original's: parking replaces nothing, the window
 // counter and `why` are new variables.
+//
+// Shape B (MergeInnerLoop): for a loop whose body runs an inner loop with a
+// divergent exit, the back edges of both loops go to one new header N,
+// which the outer loop's entry reaches too: N sends an invocation to the
+// inner header while its inner loop runs and to the outer header
+// otherwise, so finished invocations go on to their next outer iteration.
+// Only with a profile showing skewed trip counts (EstimateMerge), or
+// everywhere, and only where shape A finds no arm that pays.
 //
 // The rewrite runs on the function's blocks as a BlockGraph with phis and
 // cross-block values in Function variables (DemoteSsa), so blocks can be
@@ -73,6 +81,10 @@ using structurize::BlockGraph;
 constexpr uint32_t kWindowEnded = 0;
 constexpr uint32_t kParked = 1;
 constexpr uint32_t kDone = 2;
+// The values of shape B's `state`: where the merged loop's header sends an
+// invocation.
+constexpr uint32_t kOuterStep = 0;
+constexpr uint32_t kInnerTrip = 1;
 
 // The expensive arm's rarity when no profile measures it: the cost model
 // must expect a gain for each of these probabilities.
@@ -244,6 +256,8 @@ class Preconditions {
 struct Decision {
   uint32_t header = 0, merge = 0, branch = 0, expensive_entry = 0, other = 0, join = 0;
   uint32_t window = 0;
+  bool merge_inner = false;  // shape B, with the inner loop below
+  uint32_t inner_header = 0, inner_merge = 0;
   bool apply = false;
 };
 
@@ -306,8 +320,10 @@ class FastForwarder {
                              FunctionName(function) + "a loop nested in it is fast-forwarded");
         continue;
       }
-      passes::RecordChange(options_.log, "fast-forward-loops",
-                           decision.apply ? "fast-forward" : "decline", context_, at,
+      const char* action = !decision.apply        ? "decline"
+                           : decision.merge_inner ? "merge-inner-loop"
+                                                  : "fast-forward";
+      passes::RecordChange(options_.log, "fast-forward-loops", action, context_, at,
                            FunctionName(function) + detail_);
       if (!decision.apply) continue;
       taken.insert(construct.begin(), construct.end());
@@ -324,7 +340,13 @@ class FastForwarder {
       graph.PutBack(analysis::ReversePostOrder(graph.ToCfg().successors, 0));
       return false;
     }
-    for (const Decision& decision : decisions) RewriteLoop(&graph, decision);
+    for (const Decision& decision : decisions) {
+      if (decision.merge_inner) {
+        MergeInnerLoop(&graph, decision);
+      } else {
+        RewriteLoop(&graph, decision);
+      }
+    }
     graph.PutBack(analysis::ReversePostOrder(graph.ToCfg().successors, 0));
     return true;
   }
@@ -403,7 +425,8 @@ class FastForwarder {
         best = std::move(shape);
       }
     }
-    if (best_expensive < 0) return why;
+    if (best_expensive < 0)
+      return ConsiderMerge(graph, blocks, weights, h, construct, constructs, why, decision);
     decision->branch = blocks[best.branch]->id();
     decision->expensive_entry = blocks[best.expensive_entry]->id();
     decision->join = blocks[best.join]->id();
@@ -420,9 +443,124 @@ class FastForwarder {
         before_branch.insert(n);
     }
     costs.before_branch = Cost(blocks, weights, h, before_branch);
-    Choose(costs, ProfiledProbability(blocks[best.branch]->id(), decision->expensive_entry),
-           decision);
+    if (Choose(costs, ProfiledProbability(blocks[best.branch]->id(), decision->expensive_entry),
+               decision)) {
+      return "";
+    }
+    // Fast-forwarding does not pay: merging an inner loop may.
+    const std::string fast_forward_detail = detail_;
+    Decision merge;
+    merge.header = decision->header;
+    merge.merge = decision->merge;
+    if (ConsiderMerge(graph, blocks, weights, h, construct, constructs, "no loop nested in it",
+                      &merge)
+            .empty()) {
+      *decision = merge;
+    } else {
+      detail_ = fast_forward_detail;
+    }
     return "";
+  }
+
+  // Shape B: the costliest loop nested directly in |h|'s body that leaves
+  // only to its merge, inside |h|'s construct, and through a divergent
+  // branch. Returns the reason there is none (|why_not_a| when no loop is
+  // nested in it), else "" with |decision| filled.
+  std::string ConsiderMerge(const Graph& graph, const std::vector<BasicBlock*>& blocks,
+                            const std::unordered_map<const BasicBlock*, double>& weights,
+                            uint32_t h, const std::set<uint32_t>& construct,
+                            const std::map<uint32_t, std::set<uint32_t>>& constructs,
+                            const std::string& why_not_a, Decision* decision) {
+    std::string why = why_not_a;
+    double best_cost = -1;
+    uint32_t best = 0, best_merge = 0;
+    for (const auto& [inner, inner_construct] : constructs) {
+      if (inner == h || !construct.count(inner)) continue;
+      bool directly = true;
+      for (const auto& [other, other_construct] : constructs) {
+        directly = directly && (other == h || other == inner || !construct.count(other) ||
+                                !other_construct.count(inner));
+      }
+      if (!directly) continue;
+      const uint32_t merge_id = blocks[inner]->GetLoopMergeInst()->GetSingleWordInOperand(0);
+      uint32_t inner_merge = 0;
+      while (blocks[inner_merge]->id() != merge_id) ++inner_merge;
+      bool leaves = !construct.count(inner_merge), divergent_exit = false;
+      for (uint32_t n : inner_construct) {
+        for (uint32_t s : graph.cfg.successors[n]) {
+          if (inner_construct.count(s)) continue;
+          leaves = leaves || s != inner_merge;
+          divergent_exit = divergent_exit || uniformity_.HasDivergentBranch(blocks[n]->id());
+        }
+      }
+      if (leaves) {
+        why = "its inner loop leaves other than through its merge block";
+        continue;
+      }
+      if (!divergent_exit) {
+        if (best_cost < 0)
+          why = "no divergent two-way branch in its body, and its inner loop's exits are uniform";
+        continue;
+      }
+      const double cost = Cost(blocks, weights, h, inner_construct);
+      if (cost > best_cost) best_cost = cost, best = inner, best_merge = inner_merge;
+    }
+    if (best_cost < 0) return why;
+    decision->merge_inner = true;
+    decision->inner_header = blocks[best]->id();
+    decision->inner_merge = blocks[best_merge]->id();
+    const std::set<uint32_t>& inner = constructs.at(best);
+    std::set<uint32_t> rest;
+    for (uint32_t n : construct) {
+      if (!inner.count(n)) rest.insert(n);
+    }
+    const double inner_trip = Cost(blocks, weights, best, inner);
+    const double rest_cost = Cost(blocks, weights, h, rest);
+    const bool everywhere = options_.policy == FastForwardPolicy::kEverywhere;
+    detail_ = Format("inner loop %.0f instructions per trip, the rest of the iteration %.0f; ",
+                     inner_trip, rest_cost);
+    passes::MergeProfile profile;
+    if (!MeasuredTrips(*decision, &profile)) {
+      decision->apply = everywhere;
+      detail_ +=
+          "merging it pays only for skewed trip counts, which a profile measures "
+          "(--fast-forward-profile)";
+      if (everywhere) detail_ += " (applied everywhere)";
+      return "";
+    }
+    const passes::FastForwardEstimate estimate =
+        passes::EstimateMerge(inner_trip, rest_cost, profile);
+    const double gain = estimate.before / estimate.after;
+    decision->apply = everywhere || gain >= kMinimumGain;
+    detail_ +=
+        Format("per outer trip %.1f inner trips in lock step, %.1f per invocation (profile); ",
+               profile.subgroup_trips, profile.invocation_trips);
+    detail_ += Format("expected issues per subgroup %.1f before, %.1f merged", estimate.before,
+                      estimate.after);
+    if (gain < kMinimumGain) {
+      detail_ += decision->apply ? "; no gain expected (applied everywhere)" : "; no gain expected";
+    }
+    return "";
+  }
+
+  // Shape B's trip counts from the profile: false when it has no visits of
+  // the loops' blocks. Header visits count the exit test too.
+  bool MeasuredTrips(const Decision& decision, passes::MergeProfile* profile) const {
+    if (options_.profile == nullptr) return false;
+    auto get = [](const std::map<uint32_t, double>& counts, uint32_t label) {
+      auto it = counts.find(label);
+      return it == counts.end() ? 0.0 : it->second;
+    };
+    const BlockProfile& p = *options_.profile;
+    const double runs = get(p.visits, decision.merge);
+    const double outer_trips = get(p.visits, decision.inner_merge);
+    const double inner_visits = get(p.visits, decision.inner_header);
+    const double invocations_out = get(p.entries, decision.inner_merge);
+    if (runs <= 0 || outer_trips <= 0 || inner_visits <= 0 || invocations_out <= 0) return false;
+    profile->outer_trips = outer_trips / runs;
+    profile->subgroup_trips = inner_visits / outer_trips;
+    profile->invocation_trips = get(p.entries, decision.inner_header) / invocations_out;
+    return true;
   }
 
   // The probability that an invocation at |branch| goes to |arm|, from the
@@ -435,8 +573,9 @@ class FastForwarder {
     return taken == options_.profile->entries.end() ? 0 : taken->second / at->second;
   }
 
-  // The window and whether to apply, with detail_ saying why.
-  void Choose(const passes::LoopPartCosts& costs, double profiled, Decision* decision) {
+  // The window and whether to apply, with detail_ saying why; true when the
+  // estimate expects a gain.
+  bool Choose(const passes::LoopPartCosts& costs, double profiled, Decision* decision) {
     std::vector<double> probabilities;
     if (profiled >= 0) {
       probabilities.push_back(profiled);
@@ -473,6 +612,7 @@ class FastForwarder {
     if (best_gain < kMinimumGain) {
       detail_ += decision->apply ? "; no gain expected (applied everywhere)" : "; no gain expected";
     }
+    return best_gain >= kMinimumGain;
   }
 
   double Cost(const std::vector<BasicBlock*>& blocks,
@@ -557,6 +697,42 @@ class FastForwarder {
                                 outer);
   }
 
+  // Shape B: every back edge of the outer loop and of the inner loop goes to
+  // one new header, which sends an invocation to the inner loop's header
+  // while its inner loop runs and to the outer loop's header otherwise; the
+  // way into the inner loop from the outer body stays. Each invocation runs
+  // the same blocks in the same order; only its iterations regroup.
+  void MergeInnerLoop(BlockGraph* graph, const Decision& decision) {
+    const Graph before(graph->ToCfg());
+    const uint32_t h = graph->Node(decision.header), m = graph->Node(decision.merge);
+    const uint32_t inner_header = graph->Node(decision.inner_header);
+    const std::set<uint32_t> construct = Construct(before, h, m);
+    const std::set<uint32_t> inner =
+        Construct(before, inner_header, graph->Node(decision.inner_merge));
+    const std::vector<std::vector<uint32_t>> preds = before.cfg.Predecessors();
+    for (uint32_t n : construct) graph->RemoveMergeInstruction(n);
+
+    BlockGraph::ScopedLocation location(graph, graph->Terminator(h));
+    const uint32_t uint_type = graph->UintType();
+    const uint32_t state = graph->NewVariable(uint_type);
+    const uint32_t dispatch = graph->NewBlock();
+    structurize::EdgeStores states(graph, state, uint_type);
+    for (uint32_t p : preds[h]) {
+      graph->Retarget(p, h, dispatch);
+      states.Set(p, dispatch, graph->UintConstant(kOuterStep));
+    }
+    for (uint32_t p : preds[inner_header]) {
+      if (!inner.count(p)) continue;
+      graph->Retarget(p, inner_header, dispatch);
+      states.Set(p, dispatch, graph->UintConstant(kInnerTrip));
+    }
+    states.Materialize();
+    const uint32_t value =
+        graph->Add(dispatch, spv::Op::OpLoad, uint_type, graph->TakeId(), {state})->result_id();
+    graph->AddConditionalBranch(dispatch, graph->AddIsOneOf(dispatch, value, {kInnerTrip}),
+                                inner_header, h);
+  }
+
   IRContext* context_;
   const UniformityInfo& uniformity_;
   const FastForwardOptions& options_;
@@ -584,7 +760,10 @@ Expected<BlockProfile> LoadBlockProfile(const std::string& path) {
       return MakeError(ExitCode::kBadInput, path,
                        "a \"blocks\" entry without \"block\" and \"entries\" numbers");
     }
-    profile.entries[block["block"].get<uint32_t>()] += block["entries"].get<double>();
+    const uint32_t label = block["block"].get<uint32_t>();
+    profile.entries[label] += block["entries"].get<double>();
+    if (block.contains("visits") && block["visits"].is_number())
+      profile.visits[label] += block["visits"].get<double>();
   }
   return profile;
 }
@@ -620,7 +799,8 @@ spvtools::opt::Pass::Status FastForwardPass::Process() {
       return Status::Failure;
     }
     passes::InvalidateFunctionAnalyses(context());
-    stats_.applied += static_cast<uint32_t>(decisions.size());
+    for (const Decision& decision : decisions)
+      ++(decision.merge_inner ? stats_.merged : stats_.applied);
     changed = true;
   }
   return changed ? Status::SuccessWithChange : Status::SuccessWithoutChange;

@@ -57,8 +57,10 @@ const std::vector<PassInfo>& Passes() {
       {"fast-forward-loops", PassKind::kControlFlow,
        "Loop fast-forwarding, then --structurize: in a loop with a divergent branch to an "
        "expensive arm, invocations that do not need it run the next iterations' cheap path "
-       "(at most a window of them) until they do, and the arm runs once for all of them; only "
-       "in loops where its cost model expects fewer issued instructions, and without "
+       "(at most a window of them) until they do, and the arm runs once for all of them; with "
+       "--fast-forward-profile also a divergent inner loop of skewed trip counts merges into "
+       "its outer loop; only in loops where its cost model expects fewer issued instructions, "
+       "and without "
        "convergent operations, atomics or Workgroup stores (--report shows each loop's decision)",
        MakeFastForward},
       {"fix-nonuniform", PassKind::kNonUniform,

@@ -134,7 +134,7 @@ class Machine {
   // Statistics.
   uint64_t issued = 0, active_lanes = 0, barriers = 0;
   std::vector<uint64_t> tangle_sizes;
-  std::vector<uint64_t> block_issued, block_lanes, block_entries;
+  std::vector<uint64_t> block_issued, block_lanes, block_entries, block_visits;
 
   std::optional<Error> error;
 

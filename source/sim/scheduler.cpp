@@ -452,7 +452,10 @@ bool Scheduler::RunTangle(Subgroup& sg, Tangle t, uint64_t slice) {
     ++m_.tangle_sizes[active];
     ++m_.block_issued[f.stats_base + t.block];
     m_.block_lanes[f.stats_base + t.block] += active;
-    if (t.inst == f.blocks[t.block].first) m_.block_entries[f.stats_base + t.block] += active;
+    if (t.inst == f.blocks[t.block].first) {
+      m_.block_entries[f.stats_base + t.block] += active;
+      ++m_.block_visits[f.stats_base + t.block];
+    }
     if (m_.issued > m_.options.max_instructions) {
       return Fault(
           t, "instruction limit of " + std::to_string(m_.options.max_instructions) + " exceeded");

@@ -50,6 +50,7 @@ Machine::Machine(const Program& p, const RunOptions& o)
   block_issued.assign(p.num_blocks, 0);
   block_lanes.assign(p.num_blocks, 0);
   block_entries.assign(p.num_blocks, 0);
+  block_visits.assign(p.num_blocks, 0);
 }
 
 bool Machine::Fail(ExitCode code, const std::string& message) {
@@ -317,7 +318,7 @@ Expected<RunResult> Run(const Program& p, const std::vector<Buffer>& inputs,
       const uint64_t issued = m.block_issued[f.stats_base + b];
       if (issued)
         st.blocks.push_back({f.name, f.blocks[b].id, issued, m.block_lanes[f.stats_base + b],
-                             m.block_entries[f.stats_base + b]});
+                             m.block_entries[f.stats_base + b], m.block_visits[f.stats_base + b]});
     }
   }
   return result;

@@ -30,6 +30,7 @@ std::string StatsJson(const Stats& s) {
                       {"issued", b.issued},
                       {"active_lanes", b.active_lanes},
                       {"entries", b.entries},
+                      {"visits", b.visits},
                       {"simt_efficiency", Efficiency(b.active_lanes, b.issued, s.subgroup_size)}});
   }
   nlohmann::json out = {{"model", s.model},

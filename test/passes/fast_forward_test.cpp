@@ -300,6 +300,99 @@ INSTANTIATE_TEST_SUITE_P(
                  "no divergent two-way branch in its body"}),
     [](const testing::TestParamInfo<Declined>& info) { return std::string(info.param.name); });
 
+// Shape B: an inner loop of per-item trip counts; SKEWED: one item in 16
+// takes 31 trips, the others 0 to 3, else 0 to 31 evenly.
+std::string SkewedInner(bool skewed) {
+  return Shader("", std::string(R"(
+  uint acc = id;
+  for (uint j = 0u; j < 8u; ++j) {
+    uint h = hash(j * 64u + id);
+    uint cnt = )") + (skewed ? "(h & 15u) == 0u ? 31u : (h >> 8) & 3u" : "(h >> 8) & 31u") +
+                        R"(;
+    for (uint k = 0u; k < cnt; ++k) acc = hash(acc + k);
+    acc ^= j;
+  }
+  result.data[id] = acc;
+)");
+}
+
+TEST(FastForward, InnerLoopsMergeOnlyWhereAProfileShowsSkew) {
+  for (bool skewed : {true, false}) {
+    SCOPED_TRACE(skewed ? "skewed" : "even");
+    const std::string glsl = SkewedInner(skewed);
+    // Without a profile the pass cannot tell skewed trip counts from even ones.
+    const std::vector<std::string> assumed =
+        Decisions(FastForward(glsl, FastForwardPolicy::kWhereItPays));
+    ASSERT_EQ(assumed.size(), 2u);
+    EXPECT_EQ(assumed[0], "decline: function 'main': no divergent two-way branch in its body");
+    EXPECT_NE(assumed[1].find("merging it pays only for skewed trip counts, which a profile "
+                              "measures (--fast-forward-profile)"),
+              std::string::npos)
+        << assumed[1];
+    const BlockProfile profile = Profile(glsl, skewed ? "skewed.json" : "even.json");
+    const Outcome measured = FastForward(glsl, FastForwardPolicy::kWhereItPays, 0, &profile);
+    ExpectSameResults(measured);
+    const std::vector<std::string> decisions = Decisions(measured);
+    ASSERT_EQ(decisions.size(), 2u);
+    EXPECT_EQ(decisions[1].rfind(skewed ? "merge-inner-loop: " : "decline: ", 0), 0u)
+        << decisions[1];
+    EXPECT_EQ(measured.stats.merged, skewed ? 1u : 0u);
+    // The estimate's verdict is the simulator's.
+    const Outcome everywhere = FastForward(glsl, FastForwardPolicy::kEverywhere);
+    EXPECT_EQ(everywhere.stats.merged, 1u);
+    ExpectSameResults(everywhere);
+    const Outcome structured = FastForward(glsl, FastForwardPolicy::kWhereItPays);
+    const uint64_t before = Issued(structured.output), after = Issued(everywhere.output);
+    if (skewed) {
+      EXPECT_LT(after * 5, before * 4) << before << " issued before, " << after << " merged";
+    } else {
+      EXPECT_GT(after, before) << before << " issued before, " << after << " merged";
+    }
+  }
+}
+
+TEST(FastForward, MergedInnerLoopsKeepBreaksAndValues) {
+  // A do-while outer loop with a break in its body, an inner while loop with
+  // a divergent break and its values used after both loops.
+  const std::string glsl = Shader("", R"(
+  uint acc = id, j = 0u, k = 0u;
+  do {
+    uint h = hash(j * 64u + id);
+    if (h % 53u == 7u) break;
+    k = 0u;
+    while (k < (h & 7u) + (id & 3u)) {
+      acc = hash(acc + k);
+      if ((acc & 31u) == 5u) break;
+      ++k;
+    }
+    acc += k;
+    ++j;
+  } while (j < 12u);
+  result.data[id] = acc * 3u + j + k;
+)");
+  const Outcome outcome = FastForward(glsl, FastForwardPolicy::kEverywhere);
+  EXPECT_EQ(outcome.stats.merged, 1u) << testing::PrintToString(Decisions(outcome));
+  ExpectSameResults(outcome);
+}
+
+TEST(FastForward, InnerLoopsBreakingBothLoopsThroughAFlagMerge) {
+  const std::string glsl = Shader("", R"(
+  uint acc = id;
+  for (uint j = 0u; j < 8u; ++j) {
+    bool done = false;
+    for (uint k = 0u; k < (hash(j + id) & 7u); ++k) {
+      acc = hash(acc + k);
+      if (acc % 61u == 3u) { done = true; break; }
+    }
+    if (done) break;
+  }
+  result.data[id] = acc;
+)");
+  const Outcome outcome = FastForward(glsl, FastForwardPolicy::kEverywhere);
+  EXPECT_EQ(outcome.stats.merged, 1u) << testing::PrintToString(Decisions(outcome));
+  ExpectSameResults(outcome);
+}
+
 TEST(FastForward, CheapArmsAreNotWorthIt) {
   // Both arms cost about the same: the cost model declines, -everywhere
   // applies.

@@ -320,9 +320,10 @@ void main() { if (gl_LocalInvocationIndex < 2) o[0] = 1; }
   EXPECT_EQ(s.active_lanes, 2 * then_issues + 8 * (s.issued - then_issues));
   EXPECT_DOUBLE_EQ(s.SimtEfficiency(), static_cast<double>(s.active_lanes) / (8.0 * s.issued));
   // Each block is entered by the lanes its issues have: 2 for the
-  // then-block, 8 for the others, once per invocation.
+  // then-block, 8 for the others, once per invocation, in one visit.
   for (const sim::BlockStats& b : s.blocks) {
     EXPECT_EQ(b.entries, b.active_lanes == 2 * b.issued ? 2u : 8u) << "block " << b.block;
+    EXPECT_EQ(b.visits, 1u) << "block " << b.block;
   }
 }
 

@@ -131,7 +131,8 @@ Command AddOptCommand(CLI::App& app) {
       ->add_option("--fast-forward-profile", flags->fast_forward_profile,
                    "With --fast-forward-loops: the statistics of a run of this module "
                    "(`spirv-conv run --stats json -o FILE`), to measure how often each loop takes "
-                   "its expensive arm instead of assuming it is rare")
+                   "its expensive arm instead of assuming it is rare, and inner loops' trips "
+                   "(merging an inner loop needs them)")
       ->group(kControlFlow);
 
   // spirv-opt's passes under the motion guard (docs/motion.md). They run
