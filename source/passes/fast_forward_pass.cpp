@@ -188,6 +188,18 @@ Graph FunctionGraph(Function* function, std::vector<BasicBlock*>* blocks) {
   return Graph(std::move(cfg));
 }
 
+// The node of the block labelled |label| in FunctionGraph's order.
+uint32_t NodeOf(const std::vector<BasicBlock*>& blocks, uint32_t label) {
+  uint32_t n = 0;
+  while (blocks[n]->id() != label) ++n;
+  return n;
+}
+
+// The node of the merge block of the loop headed by node |header|.
+uint32_t LoopMergeNode(const std::vector<BasicBlock*>& blocks, uint32_t header) {
+  return NodeOf(blocks, blocks[header]->GetLoopMergeInst()->GetSingleWordInOperand(0));
+}
+
 // Why the loop (or the functions it calls) may not be fast-forwarded: the
 // first instruction that changes meaning when other invocations run beside
 // it, or "" when there is none.
@@ -291,10 +303,7 @@ class FastForwarder {
     }
     std::map<uint32_t, std::set<uint32_t>> constructs;
     for (uint32_t h : headers) {
-      const uint32_t merge = blocks[h]->GetLoopMergeInst()->GetSingleWordInOperand(0);
-      uint32_t m = 0;
-      while (blocks[m]->id() != merge) ++m;
-      constructs[h] = Construct(graph, h, m);
+      constructs[h] = Construct(graph, h, LoopMergeNode(blocks, h));
     }
     // Innermost first: a loop after the loops nested in it.
     std::sort(headers.begin(), headers.end(),
@@ -372,11 +381,7 @@ class FastForwarder {
                        const std::set<uint32_t>& construct,
                        const std::map<uint32_t, std::set<uint32_t>>& constructs,
                        Decision* decision) {
-    const uint32_t m = [&] {
-      uint32_t n = 0;
-      while (blocks[n]->id() != decision->merge) ++n;
-      return n;
-    }();
+    const uint32_t m = NodeOf(blocks, decision->merge);
     ++stats_->loops;
     for (uint32_t n : construct) {
       for (uint32_t s : graph.cfg.successors[n]) {
@@ -406,8 +411,7 @@ class FastForwarder {
         nested = nested || (other != h && construct.count(other) && blocks_of.count(s));
       }
       if (nested) continue;
-      uint32_t j = 0;
-      while (blocks[j]->id() != merge->GetSingleWordInOperand(0)) ++j;
+      const uint32_t j = NodeOf(blocks, merge->GetSingleWordInOperand(0));
       const uint32_t t = graph.cfg.successors[s][0];
       const uint32_t f = graph.cfg.successors[s].size() > 1 ? graph.cfg.successors[s][1] : t;
       if (t == f) continue;
@@ -482,9 +486,7 @@ class FastForwarder {
                                 !other_construct.count(inner));
       }
       if (!directly) continue;
-      const uint32_t merge_id = blocks[inner]->GetLoopMergeInst()->GetSingleWordInOperand(0);
-      uint32_t inner_merge = 0;
-      while (blocks[inner_merge]->id() != merge_id) ++inner_merge;
+      const uint32_t inner_merge = LoopMergeNode(blocks, inner);
       bool leaves = !construct.count(inner_merge), divergent_exit = false;
       for (uint32_t n : inner_construct) {
         for (uint32_t s : graph.cfg.successors[n]) {
