@@ -345,6 +345,9 @@ class FastForwarder {
   // its values cannot be demoted.
   bool Rewrite(Function* function, const std::vector<Decision>& decisions, std::string* error) {
     BlockGraph graph(context_, function);
+    // The structurizer rebuilds every merge; DemoteSsa's loads before a
+    // terminator would otherwise land between it and its merge instruction.
+    for (uint32_t n = 0; n < graph.size(); ++n) graph.RemoveMergeInstruction(n);
     if (!structurize::DemoteSsa(&graph, error)) {
       graph.PutBack(analysis::ReversePostOrder(graph.ToCfg().successors, 0));
       return false;
@@ -645,8 +648,6 @@ class FastForwarder {
     }
     const std::vector<std::vector<uint32_t>> preds = before.cfg.Predecessors();
     const std::map<uint32_t, uint32_t> tail_copy = graph->CopyBlocks(shape.tail);
-    for (uint32_t n : shape.construct) graph->RemoveMergeInstruction(n);
-    for (auto [original, copy] : tail_copy) graph->RemoveMergeInstruction(copy);
 
     BlockGraph::ScopedLocation location(graph, graph->Terminator(h));
     const uint32_t uint_type = graph->UintType();
@@ -706,13 +707,11 @@ class FastForwarder {
   // the same blocks in the same order; only its iterations regroup.
   void MergeInnerLoop(BlockGraph* graph, const Decision& decision) {
     const Graph before(graph->ToCfg());
-    const uint32_t h = graph->Node(decision.header), m = graph->Node(decision.merge);
+    const uint32_t h = graph->Node(decision.header);
     const uint32_t inner_header = graph->Node(decision.inner_header);
-    const std::set<uint32_t> construct = Construct(before, h, m);
     const std::set<uint32_t> inner =
         Construct(before, inner_header, graph->Node(decision.inner_merge));
     const std::vector<std::vector<uint32_t>> preds = before.cfg.Predecessors();
-    for (uint32_t n : construct) graph->RemoveMergeInstruction(n);
 
     BlockGraph::ScopedLocation location(graph, graph->Terminator(h));
     const uint32_t uint_type = graph->UintType();

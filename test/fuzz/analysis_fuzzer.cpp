@@ -9,7 +9,8 @@
 //    value and every block (the explanations are the lint's notes);
 //  - the lint with every rule, rendered as text, JSON and SARIF;
 //  - each transform of `spirv-conv opt` on its own: --fix-nonuniform,
-//    --strip-nonuniform, --waterfall, --structurize, --reconverge.
+//    --strip-nonuniform, --waterfall, --structurize, --reconverge,
+//    --fast-forward-loops.
 // A transform may refuse a module with a documented error (an analysis it
 // cannot do, exit 2); an output the validator rejects (exit 3) or an
 // internal error (exit 4) is a bug, and so aborts.
@@ -89,10 +90,12 @@ void Analyse(const SpirvBinary& binary) {
 }
 
 void Transform(const SpirvBinary& binary) {
-  for (const char* pass :
-       {"fix-nonuniform", "strip-nonuniform", "waterfall", "structurize", "reconverge"}) {
+  for (const char* pass : {"fix-nonuniform", "strip-nonuniform", "waterfall", "structurize",
+                           "reconverge", "fast-forward-loops"}) {
     PipelineOptions options;
     options.passes = {pass};
+    // The transform wherever its preconditions hold, not only where it pays.
+    options.fast_forward.policy = FastForwardPolicy::kEverywhere;
     Expected<std::vector<uint32_t>> out = RunPipeline(binary, options);
     CheckOutcome(pass, out ? nullptr : &out.error());
   }

@@ -234,6 +234,26 @@ TEST(FastForward, DivergentTripCountsAndATailWithBranches) {
   ExpectSameResults(outcome);
 }
 
+TEST(FastForward, BranchesOnLoopValuesAfterTheLoopStayValid) {
+  // The branch after the loop tests a value the loop's phi defines: once
+  // demoted, its load precedes the branch (from the fuzzer's seed
+  // shaders/lint/instance_cull_ballot.comp).
+  const std::string glsl = Shader(kShade, R"(
+  uint acc = id;
+  bool seen = id < 40u;
+  for (uint i = 0u; i < 16u; ++i) {
+    uint x = hash(i * 64u + id);
+    seen = seen && (x % 8u != 0u || shade(x, acc) > 7u);
+    acc += x >> 9;
+  }
+  if (seen) acc *= 3u;
+  result.data[id] = acc;
+)");
+  const Outcome outcome = FastForward(glsl, FastForwardPolicy::kEverywhere);
+  EXPECT_EQ(outcome.stats.applied, 1u) << testing::PrintToString(Decisions(outcome));
+  ExpectSameResults(outcome);
+}
+
 // Loops the pass must leave alone, and the reason it gives.
 struct Declined {
   const char* name;
