@@ -21,7 +21,8 @@ or spirv-opt rejects, is skipped ("not compiled/invalid"), not a failure.
 
 On each variant: `validate`; `uniformity` (text, --format json); `lint`
 (text, json, sarif); `cfg`; `opt` with each of -O, --structurize,
---reconverge, --fix-nonuniform, --strip-nonuniform, --waterfall; and for
+--reconverge, --fix-nonuniform, --strip-nonuniform, --waterfall,
+--fast-forward-loops --fast-forward-loops-everywhere; and for
 GLCompute modules `run`. Once per input: `check-motion --format json O0 O`.
 
 A failure is: an exit code outside the command's documented set on a valid
@@ -111,13 +112,15 @@ REFUSALS = {
     "--waterfall": _NONUNIFORM_REFUSAL,
     "--structurize": _STRUCTURIZE_REFUSAL,
     "--reconverge": _STRUCTURIZE_REFUSAL,
+    "--fast-forward-loops --fast-forward-loops-everywhere": _STRUCTURIZE_REFUSAL,
 }
 # `run` exits 2 for what the simulator does not support, naming it (docs/simulator.md).
 UNSUPPORTED = re.compile(r"not supported|unsupported", re.IGNORECASE)
 SANITIZER = re.compile(r"==\d+==ERROR: \w+Sanitizer|: runtime error: |==\d+==WARNING: \w+Sanitizer")
 
+# Each one `opt` run; blanks separate the flags of one run.
 TRANSFORMS = ("-O", "--structurize", "--reconverge", "--fix-nonuniform", "--strip-nonuniform",
-              "--waterfall")
+              "--waterfall", "--fast-forward-loops --fast-forward-loops-everywhere")
 
 # The simulator's job: buffers big enough for any index the generator's
 # programs use (2 workgroups x 64 invocations x OUT_SLOTS words of output),
@@ -515,9 +518,9 @@ class InputCheck:
     def transform(self, spv, info, flag, reference):
         """`spirv-conv opt SPV -o OUT FLAG`: a documented exit, valid output,
         and (|reference|: the input's run in the simulator) the same buffers."""
-        out = self.file("%s.%s.spv" % (self.variant, flag.lstrip("-")))
+        out = self.file("%s.%s.spv" % (self.variant, flag.split()[0].lstrip("-")))
         allowed = {0, 2} if flag in REFUSALS else {0}
-        ran = self.conv("opt", [spv, "-o", out], [flag], allowed=allowed)
+        ran = self.conv("opt", [spv, "-o", out], flag.split(), allowed=allowed)
         if ran is None:
             return
         if ran.code == 2:
