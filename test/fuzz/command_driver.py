@@ -122,6 +122,14 @@ SANITIZER = re.compile(r"==\d+==ERROR: \w+Sanitizer|: runtime error: |==\d+==WAR
 TRANSFORMS = ("-O", "--structurize", "--reconverge", "--fix-nonuniform", "--strip-nonuniform",
               "--waterfall", "--fast-forward-loops --fast-forward-loops-everywhere")
 
+
+
+def step_name(transform):
+    """A TRANSFORMS entry's name in output files and minimize.py's --step: its
+    first flag without dashes."""
+    return transform.split()[0].lstrip("-")
+
+
 # The simulator's job: buffers big enough for any index the generator's
 # programs use (2 workgroups x 64 invocations x OUT_SLOTS words of output),
 # small enough that the result JSON stays cheap to parse.
@@ -518,7 +526,7 @@ class InputCheck:
     def transform(self, spv, info, flag, reference):
         """`spirv-conv opt SPV -o OUT FLAG`: a documented exit, valid output,
         and (|reference|: the input's run in the simulator) the same buffers."""
-        out = self.file("%s.%s.spv" % (self.variant, flag.split()[0].lstrip("-")))
+        out = self.file("%s.%s.spv" % (self.variant, step_name(flag)))
         allowed = {0, 2} if flag in REFUSALS else {0}
         ran = self.conv("opt", [spv, "-o", out], flag.split(), allowed=allowed)
         if ran is None:

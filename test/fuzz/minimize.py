@@ -32,7 +32,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import command_driver as driver  # noqa: E402
 
-STEPS = ("compile", "analyses", "motion") + tuple(f.lstrip("-") for f in driver.TRANSFORMS)
+STEPS = ("compile", "analyses", "motion") + tuple(driver.step_name(f) for f in driver.TRANSFORMS)
 
 
 class Oracle:
@@ -62,7 +62,7 @@ class Oracle:
             if self.step == "analyses":
                 check.analyses(spv)
             else:
-                flag = next(f for f in driver.TRANSFORMS if f.lstrip("-") == self.step)
+                flag = next(f for f in driver.TRANSFORMS if driver.step_name(f) == self.step)
                 check.transform(spv, info, flag, check.reference_run(self.variant, spv, info))
         wanted = "O0 vs O" if self.step == "motion" else self.variant
         return any((f["variant"] == wanted or self.step == "compile")
