@@ -58,43 +58,49 @@ double IssuedWithCallees(IRContext* context, const BasicBlock& block) {
 
 FastForwardEstimate EstimateFastForward(const LoopPartCosts& costs, double probability,
                                         uint32_t window, uint32_t width) {
+  static_assert(kTrips == 32, "a lane's iterations are the bits of one word");
   std::mt19937 random(2);  // fixed: the estimate is a function of its arguments
-  std::bernoulli_distribution takes_e(std::clamp(probability, 0.0, 1.0));
+  // A lane takes E when a 32-bit draw falls below p 2^32 (a direct compare:
+  // std::bernoulli_distribution takes a logarithm per draw).
+  const double threshold = std::clamp(probability, 0.0, 1.0) * 4294967296.0;
   const double trip = costs.before_branch + costs.cheap + costs.tail;
   FastForwardEstimate estimate;
   estimate.window = window;
-  std::vector<std::vector<bool>> arms(width, std::vector<bool>(kTrips));
+  std::vector<uint32_t> arms(width);  // per lane, bit k: iteration k takes E
+  std::vector<uint32_t> next(width);  // per lane, its next iteration
   for (int sample = 0; sample < kSamples; ++sample) {
-    for (auto& lane : arms) {
-      for (int k = 0; k < kTrips; ++k) lane[k] = takes_e(random);
+    uint32_t any_e = 0, any_c = 0;
+    for (uint32_t& lane : arms) {
+      lane = 0;
+      for (int k = 0; k < kTrips; ++k) {
+        if (static_cast<double>(random()) < threshold) lane |= 1u << k;
+      }
+      any_e |= lane;
+      any_c |= ~lane;
     }
     // Before: trip k issues E when any lane takes it, C when any lane does not.
-    for (int k = 0; k < kTrips; ++k) {
-      bool any_e = false, any_c = false;
-      for (const auto& lane : arms) (lane[k] ? any_e : any_c) = true;
-      estimate.before += costs.before_branch + costs.tail + (any_c ? costs.cheap : 0) +
-                         (any_e ? costs.expensive : 0);
-    }
+    estimate.before += kTrips * (costs.before_branch + costs.tail) +
+                       __builtin_popcount(any_c) * costs.cheap +
+                       __builtin_popcount(any_e) * costs.expensive;
     // After: each lane's next iteration; outer trips until all are done.
-    std::vector<int> next(width, 0);
-    std::vector<bool> parked(width);
+    std::fill(next.begin(), next.end(), 0);
     for (bool running = true; running;) {
       uint32_t longest = 0;  // inner-loop entries of the longest-running lane
       bool any_parked = false;
-      for (uint32_t l = 0; l < width; ++l) {
-        uint32_t entries = 0;
-        parked[l] = false;
-        while (next[l] < kTrips && entries < window && !parked[l]) {
-          ++entries;
-          parked[l] = arms[l][next[l]];  // E runs at the confluence node
-          if (!parked[l]) ++next[l];
-        }
-        longest = std::max(longest, entries);
-        any_parked = any_parked || parked[l];
-      }
       running = false;
       for (uint32_t l = 0; l < width; ++l) {
-        if (parked[l]) ++next[l];  // the parked iteration completes after E
+        if (next[l] >= kTrips) continue;
+        // The inner loop runs the cheap iterations up to the next one taking
+        // E (which parks, E then runs at the confluence node), at most the
+        // window, at most the iterations left.
+        const uint32_t ahead = arms[l] >> next[l];
+        const uint32_t cheap_run =
+            ahead == 0 ? kTrips - next[l] : static_cast<uint32_t>(__builtin_ctz(ahead));
+        const bool parks = ahead != 0 && cheap_run < window;
+        const uint32_t entries = parks ? cheap_run + 1 : std::min(window, cheap_run);
+        longest = std::max(longest, entries);
+        any_parked = any_parked || parks;
+        next[l] += parks ? cheap_run + 1 : entries;
         running = running || next[l] < kTrips;
       }
       estimate.after += longest * (trip + kInnerTripOverhead) + kOuterTripOverhead +

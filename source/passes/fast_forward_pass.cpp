@@ -792,6 +792,8 @@ spvtools::opt::Pass::Status FastForwardPass::Process() {
     if (!decisions.empty()) rewrites.emplace_back(function, std::move(decisions));
   }
   info->reset();
+  // The rewrite deletes merge instructions behind the def-use manager's back.
+  passes::InvalidateFunctionAnalyses(context());
   for (auto& [function, decisions] : rewrites) {
     std::string error;
     if (!forwarder.Rewrite(function, decisions, &error)) {
