@@ -358,14 +358,7 @@ Ran = collections.namedtuple("Ran", "code out err args")
 
 
 def run_tool(args, timeout):
-    """sim_tools.run_command, waiting (up to 10 minutes) while a tool cannot
-    be started: spirv-conv may be relinked while a long campaign runs."""
-    for _ in range(120):
-        try:
-            return sim_tools.run_command(args, timeout=timeout)
-        except OSError:
-            time.sleep(5)
-    return sim_tools.run_command(args, timeout=timeout)
+    return sim_tools.run_command_waiting(args, timeout=timeout)
 
 
 # ---------------------------------------------------------------------------

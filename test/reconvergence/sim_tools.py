@@ -13,6 +13,7 @@ format", "Result"); test/vulkan/vk_job.py runs the same jobs on lavapipe.
 import json
 import os
 import subprocess
+import time
 
 EXIT_SKIP = 77
 TIMEOUT = 120   # seconds for any one tool run
@@ -31,6 +32,17 @@ def run_command(args, timeout=TIMEOUT):
         return None, "", "timed out after %d s" % timeout
     return (proc.returncode, proc.stdout.decode(errors="replace"),
             proc.stderr.decode(errors="replace"))
+
+
+def run_command_waiting(args, timeout=TIMEOUT):
+    """run_command, waiting (up to 10 minutes) while the tool cannot be
+    started: spirv-conv may be relinked while a long campaign runs."""
+    for _ in range(120):
+        try:
+            return run_command(args, timeout=timeout)
+        except OSError:
+            time.sleep(5)
+    return run_command(args, timeout=timeout)
 
 
 def compile_glsl(glslang, source, output, target_env="vulkan1.1"):

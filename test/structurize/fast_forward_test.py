@@ -101,14 +101,7 @@ def seed_setup(seed, opt_args):
 
 
 def run_tool(cmd, timeout=120):
-    # spirv-conv may be relinked while a long run goes on: wait for it
-    # (up to 10 minutes) instead of failing every remaining seed.
-    for _ in range(120):
-        try:
-            return sim_tools.run_command(cmd, timeout=timeout)
-        except OSError:
-            time.sleep(5)
-    return sim_tools.run_command(cmd, timeout=timeout)
+    return sim_tools.run_command_waiting(cmd, timeout=timeout)
 
 
 def normalize_reason(change):
