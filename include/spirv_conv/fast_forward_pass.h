@@ -91,7 +91,6 @@ struct FastForwardOptions {
 inline constexpr uint32_t kFastForwardWindows[] = {1, 2, 4, 8, 16};
 
 struct FastForwardStats {
-  uint32_t loops = 0;    // loops considered
   uint32_t applied = 0;  // loops fast-forwarded (shape A)
   uint32_t merged = 0;   // inner loops merged into their outer loop (shape B)
 };

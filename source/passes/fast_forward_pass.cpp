@@ -282,12 +282,8 @@ std::string Format(const char* format, double a, double b = 0, double c = 0) {
 class FastForwarder {
  public:
   FastForwarder(IRContext* context, const UniformityInfo& uniformity,
-                const FastForwardOptions& options, FastForwardStats* stats)
-      : context_(context),
-        uniformity_(uniformity),
-        options_(options),
-        stats_(stats),
-        preconditions_(context) {}
+                const FastForwardOptions& options)
+      : context_(context), uniformity_(uniformity), options_(options), preconditions_(context) {}
 
   // The decisions for |function|'s loops, innermost first; one change each
   // in the log.
@@ -385,7 +381,6 @@ class FastForwarder {
                        const std::map<uint32_t, std::set<uint32_t>>& constructs,
                        Decision* decision) {
     const uint32_t m = NodeOf(blocks, decision->merge);
-    ++stats_->loops;
     for (uint32_t n : construct) {
       for (uint32_t s : graph.cfg.successors[n]) {
         if (s != m && s != h && !construct.count(s))
@@ -737,7 +732,6 @@ class FastForwarder {
   IRContext* context_;
   const UniformityInfo& uniformity_;
   const FastForwardOptions& options_;
-  FastForwardStats* stats_;
   Preconditions preconditions_;
   std::string detail_;  // the last Choose's reasoning
 };
@@ -785,7 +779,7 @@ spvtools::opt::Pass::Status FastForwardPass::Process() {
     error_ = info.error().message;
     return Status::Failure;
   }
-  FastForwarder forwarder(context(), **info, options_, &stats_);
+  FastForwarder forwarder(context(), **info, options_);
   std::vector<std::pair<Function*, std::vector<Decision>>> rewrites;
   for (Function* function : functions) {
     std::vector<Decision> decisions = forwarder.Decide(function);

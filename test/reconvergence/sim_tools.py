@@ -45,6 +45,19 @@ def run_command_waiting(args, timeout=TIMEOUT):
     return run_command(args, timeout=timeout)
 
 
+def failure_counts(results, categories):
+    """Campaign results (each with "failures", each failure with a
+    "category") as ({category: failing seeds}, failing seeds)."""
+    by_category = {c: 0 for c in categories}
+    failed = 0
+    for result in results:
+        found = {failure["category"] for failure in result["failures"]}
+        failed += bool(found)
+        for c in found:
+            by_category[c] += 1
+    return by_category, failed
+
+
 def compile_glsl(glslang, source, output, target_env="vulkan1.1"):
     """glslangValidator -V; returns |output| or raises ToolFailure with its messages.
     (vk_job.Tools.compile does the same but needs a vk_runner to exist.)"""

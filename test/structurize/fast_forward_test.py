@@ -289,13 +289,7 @@ def pass_missing(spirv_conv):
 
 
 def summarize(opts, seeds, results, elapsed):
-    by_cat = {c: 0 for c in CATEGORIES}
-    failed = 0
-    for res in results:
-        cats = {fl["category"] for fl in res["failures"]}
-        failed += bool(cats)
-        for c in cats:
-            by_cat[c] += 1
+    by_cat, failed = sim_tools.failure_counts(results, CATEGORIES)
     features = {}
     for res in results:
         for k, v in res.get("features", {}).items():

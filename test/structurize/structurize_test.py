@@ -412,13 +412,7 @@ def main_random(opts):
                 sys.stdout.flush()
     elapsed = time.time() - start
 
-    by_cat = {c: 0 for c in CATEGORIES}
-    failed_seeds = 0
-    for res in results:
-        cats = {fl["category"] for fl in res["failures"]}
-        failed_seeds += bool(cats)
-        for c in cats:
-            by_cat[c] += 1
+    by_cat, failed_seeds = sim_tools.failure_counts(results, CATEGORIES)
     validity = {}
     for res in results:
         validity[res["validity"]] = validity.get(res["validity"], 0) + 1
