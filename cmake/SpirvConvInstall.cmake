@@ -78,6 +78,9 @@ install(TARGETS spirv-conv EXPORT spirv_conv_targets
         RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}" COMPONENT tool)
 install(FILES "${SPIRV_TOOLS_SOURCE_DIR}/LICENSE" RENAME LICENSE.spirv-tools
         DESTINATION "${CMAKE_INSTALL_DOCDIR}" COMPONENT tool)
+# The rule pages `spirv-conv lsp` links its diagnostics to (docs/editor.md).
+install(DIRECTORY "${PROJECT_SOURCE_DIR}/docs/rules"
+        DESTINATION "${CMAKE_INSTALL_DOCDIR}" COMPONENT tool FILES_MATCHING PATTERN "*.md")
 install(TARGETS spirv_conv_package EXPORT spirv_conv_targets
         ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}" COMPONENT dev)
 

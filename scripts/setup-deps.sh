@@ -34,6 +34,7 @@ SARIF_SCHEMA_SHA256=2d99159ae54a3eea97f81781cff48780548657c35949f4b7f25e99a2ba4d
 # prints the device descriptions `spirv-conv opt --device` reads). Packaging
 # (docs/install.md): help2man writes the man page, file and dpkg-dev's
 # dpkg-shlibdeps give the .deb its Depends, man-db renders the page in the test.
+# Neovim is the real LSP client of the language server's test (docs/editor.md).
 packages=(
   cmake ninja-build ccache g++ clang clang-format libclang-rt-14-dev python3 dpkg-dev
   help2man file man-db
@@ -44,6 +45,7 @@ packages=(
   graphviz
   libvulkan-dev mesa-vulkan-drivers vulkan-tools
   python3-jsonschema python3-rfc3987
+  neovim
 )
 
 log() { echo "setup-deps: $*" >&2; }

@@ -45,6 +45,9 @@ struct LintOptions {
   // The input the module came from: source files named by relative paths in
   // OpLine are also looked up next to it, to show the source line.
   std::string input_path;
+  // Source texts that stand in for files on disk (an editor's buffers), for
+  // the source lines findings show and the suppression comments they hold.
+  UnsavedFiles unsaved_files;
   // One finding per root cause: findings of one rule and severity whose
   // notes are the same become the first one's |more_sites|.
   bool group_by_cause = true;

@@ -9,6 +9,7 @@
 #define INCLUDE_SPIRV_CONV_LOAD_H_
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -26,6 +27,14 @@ const char* SourceLanguageName(SourceLanguage language);
 // The language named |name| on the command line ("spirv", "spvasm", "glsl",
 // "hlsl"), if it is one.
 std::optional<SourceLanguage> ParseSourceLanguage(const std::string& name);
+
+// Source texts that stand in for files on disk (an editor's unsaved
+// buffers), keyed by UnsavedFileKey of the file's path.
+using UnsavedFiles = std::map<std::string, std::string>;
+
+// The key of |path| in UnsavedFiles: absolute and lexically normal, so that
+// "dir/../a.h" and "/work/a.h" name the same file.
+std::string UnsavedFileKey(const std::string& path);
 
 // Options for compiling GLSL and HLSL, after glslangValidator's and DXC's.
 struct ShaderSourceOptions {
@@ -45,6 +54,8 @@ struct ShaderSourceOptions {
   std::vector<std::string> include_dirs;  // -I: searched for #include "..." and <...>
   std::vector<std::string> defines;       // -D: "NAME" or "NAME=VALUE"
   bool debug_info = false;                // -g: OpLine and the source text in OpSource
+  // #include reads these texts instead of the files they stand for.
+  UnsavedFiles unsaved_files;
 };
 
 struct LoadOptions {

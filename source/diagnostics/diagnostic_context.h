@@ -27,12 +27,12 @@ namespace diagnostics {
 // instruction-to-block analyses; the naming tables follow.
 struct DiagnosticContext : analysis::ModuleTables {
   DiagnosticContext(spvtools::opt::IRContext& context, const UniformityInfo& uniformity,
-                    const std::string& input_path)
+                    const std::string& input_path, const UnsavedFiles* unsaved = nullptr)
       : analysis::ModuleTables(context, uniformity),
         info(uniformity),
         disassembly(context, index),
         names(context, index, disassembly),
-        sources(context, index, blocks, input_path),
+        sources(context, index, blocks, input_path, unsaved),
         locator(context, names, disassembly, sources, blocks) {}
 
   const UniformityInfo& info;

@@ -60,13 +60,15 @@ SourceFiles::SourceFiles(spvtools::opt::IRContext& context, std::string input_pa
       own_blocks_(std::make_unique<analysis::BlockTable>(context, *own_index_)),
       index_(*own_index_),
       blocks_(*own_blocks_),
-      input_path_(std::move(input_path)) {
+      input_path_(std::move(input_path)),
+      unsaved_(nullptr) {
   Read(context);
 }
 
 SourceFiles::SourceFiles(spvtools::opt::IRContext& context, const analysis::ModuleIndex& index,
-                         const analysis::BlockTable& blocks, std::string input_path)
-    : index_(index), blocks_(blocks), input_path_(std::move(input_path)) {
+                         const analysis::BlockTable& blocks, std::string input_path,
+                         const UnsavedFiles* unsaved)
+    : index_(index), blocks_(blocks), input_path_(std::move(input_path)), unsaved_(unsaved) {
   Read(context);
 }
 
@@ -165,14 +167,26 @@ const std::vector<std::string>* SourceFiles::TextOf(const std::string& file) con
     std::vector<std::string> lines;
     if (!file.empty()) {
       const std::filesystem::path path(file);
-      lines = ReadLines(path);
-      if (lines.empty() && path.is_relative() && !input_path_.empty()) {
-        lines = ReadLines(std::filesystem::path(input_path_).parent_path() / path);
+      std::vector<std::filesystem::path> candidates = {path};
+      if (path.is_relative() && !input_path_.empty()) {
+        candidates.push_back(std::filesystem::path(input_path_).parent_path() / path);
+      }
+      for (const std::filesystem::path& candidate : candidates) {
+        lines = ReadSource(candidate);
+        if (!lines.empty()) break;
       }
     }
     it = texts_.emplace(file, std::move(lines)).first;
   }
   return &it->second;
+}
+
+std::vector<std::string> SourceFiles::ReadSource(const std::filesystem::path& path) const {
+  if (unsaved_ != nullptr) {
+    auto buffer = unsaved_->find(UnsavedFileKey(path.string()));
+    if (buffer != unsaved_->end()) return SplitLines(buffer->second);
+  }
+  return ReadLines(path);
 }
 
 std::string SourceFiles::Line(const std::string& file, uint32_t line) const {

@@ -10,6 +10,7 @@
 #define SOURCE_DIAGNOSTICS_SOURCE_FILES_H_
 
 #include <cstdint>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <optional>
@@ -20,6 +21,7 @@
 #include "analysis/ir_tables.h"
 #include "analysis/module_index.h"
 #include "source/opt/ir_context.h"
+#include "spirv_conv/load.h"
 
 namespace spirv_conv {
 namespace diagnostics {
@@ -33,9 +35,11 @@ struct SourcePosition {
 class SourceFiles {
  public:
   // |input_path| is the file the module was loaded from: relative source
-  // paths are also looked up next to it. May be empty.
+  // paths are also looked up next to it. May be empty. A text in |unsaved|
+  // (may be null; it must outlive this) stands in for its file on disk.
   SourceFiles(spvtools::opt::IRContext& context, const analysis::ModuleIndex& index,
-              const analysis::BlockTable& blocks, std::string input_path);
+              const analysis::BlockTable& blocks, std::string input_path,
+              const UnsavedFiles* unsaved = nullptr);
   // The same with its own index and block table (for a caller without them).
   SourceFiles(spvtools::opt::IRContext& context, std::string input_path);
 
@@ -58,12 +62,15 @@ class SourceFiles {
   std::string StringOf(uint32_t id) const;
   uint32_t ConstantOf(uint32_t id) const;
   const std::vector<std::string>* TextOf(const std::string& file) const;
+  // The lines of |path|: its unsaved buffer, else the file on disk.
+  std::vector<std::string> ReadSource(const std::filesystem::path& path) const;
 
   std::unique_ptr<analysis::ModuleIndex> own_index_;
   std::unique_ptr<analysis::BlockTable> own_blocks_;
   const analysis::ModuleIndex& index_;
   const analysis::BlockTable& blocks_;
   std::string input_path_;
+  const UnsavedFiles* unsaved_;
   std::unordered_map<uint32_t, std::string> strings_;  // OpString
   // Source texts by file name: from the module, then read from disk on demand
   // (an empty vector: not available).

@@ -126,11 +126,13 @@ std::string DirectoryOf(const std::string& path) {
 
 // Resolves #include (GL_GOOGLE_include_directive): "..." relative to the
 // including file, then the -I directories; <...> in the -I directories.
-// Every file it opens is recorded, for dependency files.
+// Every file it opens is recorded, for dependency files. An unsaved buffer
+// stands in for its file, which need not exist.
 class Includer : public glslang::TShader::Includer {
  public:
-  Includer(const std::vector<std::string>& dirs, std::vector<std::string>* opened)
-      : dirs_(dirs), opened_(opened) {}
+  Includer(const std::vector<std::string>& dirs, const UnsavedFiles& unsaved,
+           std::vector<std::string>* opened)
+      : dirs_(dirs), unsaved_(unsaved), opened_(opened) {}
 
   IncludeResult* includeLocal(const char* header, const char* includer, size_t) override {
     if (IncludeResult* found = TryOpen(DirectoryOf(includer) + "/" + header)) return found;
@@ -152,15 +154,23 @@ class Includer : public glslang::TShader::Includer {
 
  private:
   IncludeResult* TryOpen(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return nullptr;
+    std::string* text = nullptr;
+    if (!unsaved_.empty()) {
+      auto buffer = unsaved_.find(UnsavedFileKey(path));
+      if (buffer != unsaved_.end()) text = new std::string(buffer->second);
+    }
+    if (text == nullptr) {
+      std::ifstream in(path, std::ios::binary);
+      if (!in) return nullptr;
+      text =
+          new std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    }
     opened_->push_back(path);
-    auto* text =
-        new std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     return new IncludeResult(path, text->data(), text->size(), text);
   }
 
   const std::vector<std::string>& dirs_;
+  const UnsavedFiles& unsaved_;
   std::vector<std::string>* opened_;
 };
 
@@ -230,7 +240,7 @@ Expected<CompiledSource> CompileInProcess(const std::string& name, const std::st
 
   CompiledSource result;
   result.source_files.push_back(name);
-  Includer includer(options.include_dirs, &result.source_files);
+  Includer includer(options.include_dirs, options.unsaved_files, &result.source_files);
   const QuietStdout quiet;
   if (!shader.parse(GetDefaultResources(), 100, false, messages, includer)) {
     return MakeError(ExitCode::kBadInput, name,

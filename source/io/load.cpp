@@ -3,6 +3,8 @@
 
 #include "spirv_conv/load.h"
 
+#include <filesystem>
+#include <system_error>
 #include <utility>
 
 #include "io/input_formats.h"
@@ -34,6 +36,12 @@ std::optional<SourceLanguage> ParseSourceLanguage(const std::string& name) {
     if (name == known) return language;
   }
   return std::nullopt;
+}
+
+std::string UnsavedFileKey(const std::string& path) {
+  std::error_code error;
+  const std::filesystem::path absolute = std::filesystem::absolute(path, error);
+  return (error ? std::filesystem::path(path) : absolute).lexically_normal().string();
 }
 
 Expected<SpirvBinary> LoadSpirvFromBytes(const std::string& name, const std::string& bytes,

@@ -85,6 +85,8 @@ class Explainer::Chain {
     }
   }
 
+  void Value(uint32_t id) { Value(id, ""); }
+
   void Use(const Instruction& user, uint32_t operand) {
     if (Full() || operand >= user.NumInOperands()) return;
     const uint32_t id = user.GetSingleWordInOperand(operand);
@@ -641,6 +643,12 @@ const Instruction* Explainer::NonUniformStore(const Instruction& variable) const
 std::vector<Note> Explainer::Use(const Instruction& user, uint32_t operand) const {
   Chain chain(*this);
   chain.Use(user, operand);
+  return chain.Take();
+}
+
+std::vector<Note> Explainer::Value(uint32_t id) const {
+  Chain chain(*this);
+  chain.Value(id);
   return chain.Take();
 }
 

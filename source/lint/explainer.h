@@ -38,6 +38,8 @@ class Explainer {
   std::vector<Note> ControlFlowAt(const spvtools::opt::Instruction& inst) const;
   // Why in-operand |operand| of |user| is not uniform where |user| uses it.
   std::vector<Note> Use(const spvtools::opt::Instruction& user, uint32_t operand) const;
+  // Why the value |id| is not uniform where it is defined.
+  std::vector<Note> Value(uint32_t id) const;
 
   // |user|, or when it has no source line and uses |id|, a phi merging
   // short-circuit operands (glslang writes no line for the branch on

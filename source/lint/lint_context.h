@@ -29,8 +29,8 @@ namespace lint {
 // tangles and the invocations that lane reads name.
 struct LintContext : diagnostics::DiagnosticContext {
   LintContext(spvtools::opt::IRContext& context, const UniformityInfo& uniformity,
-              const std::string& input_path)
-      : diagnostics::DiagnosticContext(context, uniformity, input_path),
+              const std::string& input_path, const UnsavedFiles* unsaved = nullptr)
+      : diagnostics::DiagnosticContext(context, uniformity, input_path, unsaved),
         convergent(analysis::FindConvergentInstructions(context)),
         explainer(context, uniformity, index, blocks, uses, names, locator, calls),
         idioms(context, index, blocks, uses),

@@ -48,7 +48,7 @@ Status ParseRuleLevel(const std::string& setting, LintOptions* options) {
 
 std::vector<Finding> Lint(spvtools::opt::IRContext& context, const UniformityInfo& info,
                           const LintOptions& options) {
-  lint::LintContext lint(context, info, options.input_path);
+  lint::LintContext lint(context, info, options.input_path, &options.unsaved_files);
   auto allowed = [&](const Finding& finding) {
     const Location& at = finding.location;
     if (at.line == 0) return false;

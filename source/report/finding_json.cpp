@@ -21,15 +21,15 @@ json LocationJson(const Location& at) {
 
 }  // namespace
 
+json NoteJson(const Note& note) {
+  return {{"message", note.message}, {"location", LocationJson(note.location)}};
+}
+
 json FindingJson(const Finding& finding) {
   json notes = json::array();
-  for (const Note& note : finding.notes) {
-    notes.push_back({{"message", note.message}, {"location", LocationJson(note.location)}});
-  }
+  for (const Note& note : finding.notes) notes.push_back(NoteJson(note));
   json more_sites = json::array();
-  for (const Note& site : finding.more_sites) {
-    more_sites.push_back({{"message", site.message}, {"location", LocationJson(site.location)}});
-  }
+  for (const Note& site : finding.more_sites) more_sites.push_back(NoteJson(site));
   return {{"rule", finding.rule},       {"severity", SeverityName(finding.severity)},
           {"message", finding.message}, {"location", LocationJson(finding.location)},
           {"more_sites", more_sites},   {"notes", notes}};

@@ -20,6 +20,9 @@ namespace report {
 nlohmann::json OrNull(const std::string& text);
 nlohmann::json OrNull(uint32_t number);
 
+// {"message", "location"}: a note or a further site of a finding.
+nlohmann::json NoteJson(const Note& note);
+
 // {"rule", "severity", "message", "location", "notes"} (docs/json.md).
 nlohmann::json FindingJson(const Finding& finding);
 

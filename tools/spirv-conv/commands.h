@@ -24,6 +24,7 @@ Command AddLintCommand(CLI::App& app);
 Command AddCfgCommand(CLI::App& app);
 Command AddCheckMotionCommand(CLI::App& app);
 Command AddRunCommand(CLI::App& app);
+Command AddLspCommand(CLI::App& app);
 
 }  // namespace cli
 }  // namespace spirv_conv

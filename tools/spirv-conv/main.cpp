@@ -39,6 +39,7 @@ int main(int argc, char** argv) {
   add(spirv_conv::cli::AddCfgCommand);
   add(spirv_conv::cli::AddCheckMotionCommand);
   add(spirv_conv::cli::AddRunCommand);
+  add(spirv_conv::cli::AddLspCommand);
 
   try {
     app.parse(argc, argv);
