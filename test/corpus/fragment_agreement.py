@@ -72,9 +72,11 @@ REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(REPO, "test", "fuzz"))
 sys.path.insert(0, os.path.join(REPO, "test", "motion"))
+sys.path.insert(0, os.path.join(REPO, "test", "reconvergence"))
 import corpus_test as ct  # noqa: E402
 import spirv_cross_corpus as sxc  # noqa: E402
 import glsl_gen  # noqa: E402
+import sim_tools  # noqa: E402
 import motion_repro_test as mrt  # noqa: E402
 
 DERIVATIVE_RULES = ("derivative-divergent-cf", "derivative-after-discard")
@@ -329,21 +331,17 @@ def check_motion(tools, shader, info1, names1):
 # Execution
 
 
-def float_bits(value):
-    return struct.unpack("<I", struct.pack("<f", value))[0]
-
-
 def buffer_words(rng, flavour, count):
     if flavour == "sparse":  # half zeros: flags off, thresholds and counts small
         return [0 if rng.random() < 0.4 else rng.randrange(0, 4) if rng.random() < 0.5
-                else float_bits(round(rng.uniform(0.0, 1.0), 3)) for _ in range(count)]
+                else sim_tools.f32_bits(round(rng.uniform(0.0, 1.0), 3)) for _ in range(count)]
     if flavour == "small":
         return [rng.randrange(0, 4) for _ in range(count)]
     if flavour == "float":
-        return [float_bits(rng.choice((0.0, 0.25, 0.5, 1.0, 2.0, -1.0)) if rng.random() < 0.3
+        return [sim_tools.f32_bits(rng.choice((0.0, 0.25, 0.5, 1.0, 2.0, -1.0)) if rng.random() < 0.3
                            else rng.uniform(-2.0, 2.0)) for _ in range(count)]
     if flavour == "mixed":
-        return [rng.randrange(0, 8) if rng.random() < 0.5 else float_bits(rng.uniform(-2, 2))
+        return [rng.randrange(0, 8) if rng.random() < 0.5 else sim_tools.f32_bits(rng.uniform(-2, 2))
                 for _ in range(count)]
     return [rng.getrandbits(32) for _ in range(count)]  # "random"
 

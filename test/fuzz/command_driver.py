@@ -78,7 +78,6 @@ import os
 import re
 import shlex
 import shutil
-import struct
 import sys
 import time
 from typing import Dict, List
@@ -340,14 +339,10 @@ def _close_floats(x, y):
             and abs(x - y) <= CONTRACTION_TOLERANCE * max(1.0, abs(x), abs(y)))
 
 
-def _word_as_float(word):
-    return struct.unpack("<f", struct.pack("<I", word & 0xFFFFFFFF))[0]
-
-
 def _close_float_words(want, have):
     if want is None or have is None:
         return False
-    x, y = _word_as_float(want), _word_as_float(have)
+    x, y = sim_tools.bits_f32(want), sim_tools.bits_f32(have)
     if any(v != 0.0 and abs(v) < FLT_MIN for v in (x, y)):
         return False
     return _close_floats(x, y)

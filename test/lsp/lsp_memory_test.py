@@ -28,9 +28,11 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--spirv-conv", required=True)
     parser.add_argument("--shader", required=True)
-    parser.add_argument("--edits", type=int, default=400)
+    parser.add_argument("--edits", type=int, default=400, help="at least 8")
     parser.add_argument("--max-growth-mib", type=float, default=8)
     args = parser.parse_args()
+    if args.edits < 8:
+        parser.error("--edits must be at least 8: a quarter of them is the warm-up")
     with open(args.shader) as f:
         text = f.read()
     path = os.path.join(tempfile.mkdtemp(prefix="spirv_conv_lsp_memory_"),
@@ -45,7 +47,7 @@ def main():
         warm_up = args.edits // 4
         baseline = None
         for version in range(2, args.edits + 2):
-            # A growing comment: every version is a new text to compile.
+            # A different trailing comment each time: every version is a new text to compile.
             client.change(path, text + "\n// edit %d %s\n" % (version, "x" * (version % 97)),
                           version)
             client.diagnostics(path, version)
@@ -53,7 +55,7 @@ def main():
                 baseline = rss_kib(client.process.pid)
         end = rss_kib(client.process.pid)
         growth_mib = (end - baseline) / 1024.0
-        response, code = client.shutdown()
+        _, code = client.shutdown()
     finally:
         client.kill()
     print("lsp memory: %d edits, resident %.1f MiB after %d, %.1f MiB at the end (growth %.2f MiB,"

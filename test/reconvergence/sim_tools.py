@@ -4,7 +4,7 @@
 `spirv-conv run --job` (the simulator, docs/simulator.md) on a vk_runner job
 and reading its result, finding out whether the simulator exists at all,
 compiling GLSL without a Vulkan runner, and comparing result buffers word by
-word. Stdlib only.
+word (a word and the f32 it holds: f32_bits, bits_f32). Stdlib only.
 
 The job and result formats are vk_runner's (test/vulkan/README.md, "Job
 format", "Result"); test/vulkan/vk_job.py runs the same jobs on lavapipe.
@@ -12,6 +12,7 @@ format", "Result"); test/vulkan/vk_job.py runs the same jobs on lavapipe.
 
 import json
 import os
+import struct
 import subprocess
 import time
 
@@ -120,6 +121,16 @@ def result_buffer(result, set_, binding, element=0):
         if (buf.get("set"), buf.get("binding"), buf.get("element", 0)) == (set_, binding, element):
             return buf.get("u32")
     return None
+
+
+def f32_bits(value):
+    """The 32-bit word that holds |value| as an IEEE single."""
+    return struct.unpack("<I", struct.pack("<f", value))[0]
+
+
+def bits_f32(word):
+    """The IEEE single that the 32-bit |word| holds."""
+    return struct.unpack("<f", struct.pack("<I", word & 0xFFFFFFFF))[0]
 
 
 def word_differences(expected, actual, limit=None):

@@ -51,15 +51,16 @@ import argparse
 import json
 import os
 import random
-import struct
 import sys
 import time
 import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "reconvergence"))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fuzz"))
 import spirv_reflect as sr  # noqa: E402
 import vk_job  # noqa: E402
+from sim_tools import bits_f32, f32_bits  # noqa: E402
 import glsl_gen  # noqa: E402  (test/fuzz/glsl_gen.py)
 
 LEVELS = 7            # mip levels of every sampled image (64x64)
@@ -99,14 +100,6 @@ NON_UNIFORM_CAPABILITIES = {5306: "UniformBufferArrayNonUniformIndexing",
                             5308: "StorageBufferArrayNonUniformIndexing",
                             5309: "StorageImageArrayNonUniformIndexing",
                             5302: "RuntimeDescriptorArray"}
-
-
-def f32_bits(value):
-    return struct.unpack("<I", struct.pack("<f", value))[0]
-
-
-def bits_f32(word):
-    return struct.unpack("<f", struct.pack("<I", word))[0]
 
 
 # -- the job ----------------------------------------------------------------

@@ -22,22 +22,15 @@ import argparse
 import json
 import os
 import shutil
-import struct
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "reconvergence"))
 import vk_job  # noqa: E402  (test/vulkan/vk_job.py)
+from sim_tools import bits_f32, f32_bits  # noqa: E402
 from fragment_sim_test import vertex_shader  # noqa: E402
 from vk_job import buffer_binding, u32, zeros  # noqa: E402
-
-
-def f32_bits(value):
-    return struct.unpack("<I", struct.pack("<f", value))[0]
-
-
-def bits_f32(word):
-    return struct.unpack("<f", struct.pack("<I", word))[0]
 
 
 INPUT_PLANES = [{"location": 0, "plane": [[0, 1, 0], [0, 0, 1]]},
